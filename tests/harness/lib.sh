@@ -1,0 +1,79 @@
+# shellcheck shell=bash
+# Common helpers for the memcgd build and test harness.
+
+set -euo pipefail
+
+HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_DIR="$(cd "$HARNESS_DIR/../.." && pwd)"
+MEMCGD_CACHE="${MEMCGD_CACHE:-/var/cache/memcgd}"
+KERNEL_TARBALL="${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
+KERNEL_PACKAGE="linux-source-6.12"
+
+log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Number of parallel jobs for builds.
+jobs() { nproc; }
+
+# Print the dpkg version of the kernel source package (part of every cache key).
+kernel_source_version() {
+	dpkg-query -W -f='${Version}' "$KERNEL_PACKAGE" 2>/dev/null || echo unknown
+}
+
+# Hash files (by content, in the given order) plus extra strings.
+hash_inputs() {
+	{
+		for f in "$@"; do
+			if [[ -f "$f" ]]; then
+				printf 'file %s\n' "$(basename "$f")"
+				sha256sum < "$f"
+			else
+				printf 'str %s\n' "$f"
+			fi
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# Patches of the series in application order.
+kernel_patches() {
+	find "$REPO_DIR/kernel-patches" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+}
+
+# Kernel cache key for a variant (default or debug).
+kernel_key() {
+	local variant="$1"
+	local -a inputs
+	mapfile -t inputs < <(kernel_patches)
+	inputs+=("$REPO_DIR/kernel-patches/memcgd.config")
+	[[ "$variant" == debug ]] && inputs+=("$REPO_DIR/kernel-patches/debug.config")
+	inputs+=("$HARNESS_DIR/build-kernel.sh" "source=$(kernel_source_version)" "variant=$variant")
+	hash_inputs "${inputs[@]}"
+}
+
+kernel_dir() {
+	local variant="$1"
+	printf '%s/kernel/%s-%s\n' "$MEMCGD_CACHE" "$variant" "$(kernel_key "$variant")"
+}
+
+need_root() {
+	[[ $EUID -eq 0 ]] || die "this step must run as root (apt, mkosi and loop-free image packing need it)"
+}
+
+# --- image and VM helpers (harness) ---
+
+# Cache key of the base guest image: every file under image/ (path, mode and
+# content), build-image.sh and the mkosi version.
+image_key() {
+	{
+		(cd "$REPO_DIR/image" && find . -type f -o -type l | LC_ALL=C sort | while IFS= read -r f; do
+			printf '%s %s\n' "$f" "$(stat -c %a "$f")"
+			if [[ -L "$f" ]]; then readlink "$f"; else sha256sum < "$f"; fi
+		done)
+		sha256sum < "$HARNESS_DIR/build-image.sh"
+		mkosi --version 2>/dev/null || echo "mkosi missing"
+	} | sha256sum | cut -c1-16
+}
+
+image_dir() {
+	printf '%s/image/%s\n' "$MEMCGD_CACHE" "$(image_key)"
+}
