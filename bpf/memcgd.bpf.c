@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memcgd's BPF side: measure each managed slice's page-fault rate, protect an active slice,
+ * throttle managed slices of lower priority while a higher one is active.
+ *
+ * Hot paths and their costs:
+ * - memcg:count_memcg_events runs for every memcg event of the machine. For anything but
+ *   PGFAULT it returns after one compare; for a PGFAULT of an unmanaged cgroup it does exactly
+ *   one hash lookup (slice_of). Faults of managed slices are counted with atomic adds, so
+ *   concurrent CPUs never lose updates.
+ * - below_low/below_min/get_high_delay_ms run only for cgroups under one of memcgd's links.
+ *   They resolve the cgroup to its slice with one lookup (an ancestor walk bounded by
+ *   MEMCGD_MAX_DEPTH, whose result is cached, covers cgroups memcgd did not see yet) and check
+ *   the levels above their own in a 64-bit mask: no work grows with the number of slices.
+ *
+ * Policies live in two generations (see memcgd.h); memcgd fills the inactive one and flips
+ * active_gen, so every hook sees either the whole old or the whole new policy.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "memcgd.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* written by memcgd through the mmapped .bss */
+volatile __u32 active_gen;
+/* transitions lost because the ring buffer was full */
+__u64 events_dropped;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MEMCGD_MAX_CGROUPS);
+	__type(key, __u64);   /* cgroup id */
+	__type(value, __u32); /* slice slot */
+} slice_of SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * MEMCGD_MAX_SLICES);
+	__type(key, __u32);
+	__type(value, struct memcgd_policy);
+} policies SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MEMCGD_MAX_SLICES);
+	__type(key, __u32);
+	__type(value, struct memcgd_slice_state);
+} slice_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MEMCGD_MAX_SLICES);
+	__type(key, __u32);
+	__type(value, __u32);
+} protect_suspended SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct memcgd_levels);
+} levels SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, MEMCGD_RINGBUF_BYTES);
+} events SEC(".maps");
+
+/* a streak of throttling is "continuous" while decisions are at most this far apart */
+#define STREAK_GAP_NS (1000ULL * 1000 * 1000)
+
+static __always_inline const struct memcgd_policy *policy_of(__u32 gen, __u32 slot)
+{
+	__u32 key = (gen & 1) * MEMCGD_MAX_SLICES + slot;
+	const struct memcgd_policy *p;
+
+	if (slot >= MEMCGD_MAX_SLICES)
+		return NULL;
+	p = bpf_map_lookup_elem(&policies, &key);
+	if (!p || !(p->flags & MEMCGD_POLICY_IN_USE))
+		return NULL;
+	return p;
+}
+
+static __always_inline void emit(__u32 type, __u32 slot, __u64 now, __u64 value)
+{
+	struct memcgd_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		__sync_fetch_and_add(&events_dropped, 1);
+		return;
+	}
+	e->ts_ns = now;
+	e->value = value;
+	e->slot = slot;
+	e->type = type;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* The slice was busy in window `wid`: keep it active through the following window (which needs
+ * time to reach the threshold again) and then for the hold time. */
+static __always_inline void mark_active(__u32 gen, __u32 slot, const struct memcgd_policy *p,
+					struct memcgd_slice_state *s, __u64 now, __u64 wid, __u64 in_window)
+{
+	__u64 until = (wid + 2) * p->window_ns + p->hold_ns;
+	__u64 old_until = s->active_until_ns;
+	__u32 gkey = gen & 1, lvl = p->level & (MEMCGD_MAX_LEVELS - 1);
+	struct memcgd_levels *l;
+
+	if (until > old_until)
+		s->active_until_ns = until;
+	if (old_until <= now) {
+		/* inactive -> active: exactly one CPU wins the edge */
+		__u64 old_since = s->active_since_ns;
+
+		if (__sync_val_compare_and_swap(&s->active_since_ns, old_since, now) == old_since) {
+			if (old_since && old_until > old_since)
+				__sync_fetch_and_add(&s->active_ns, old_until - old_since);
+			__sync_fetch_and_add(&s->activations, 1);
+			emit(MEMCGD_EV_ACTIVATED, slot, now, in_window);
+		}
+	}
+
+	l = bpf_map_lookup_elem(&levels, &gkey);
+	if (!l)
+		return;
+	/* publish "active until" before the mask bit (the reader clears, then re-checks until) */
+	if (l->until_ns[lvl] < until)
+		l->until_ns[lvl] = until;
+	if (!(l->active_mask & (1ULL << lvl)))
+		__sync_fetch_and_or(&l->active_mask, 1ULL << lvl);
+}
+
+static __always_inline void account_faults(__u32 slot, __u64 val)
+{
+	__u32 gen = active_gen;
+	const struct memcgd_policy *p = policy_of(gen, slot);
+	struct memcgd_slice_state *s;
+	__u64 now, total, wid, old, base, in_window;
+
+	if (!p || !p->window_ns)
+		return;
+	s = bpf_map_lookup_elem(&slice_state, &slot);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	total = __sync_fetch_and_add(&s->faults, val) + val;
+	wid = now / p->window_ns;
+	old = s->window_id;
+	/* new window: the CPU that moves window_id records where it starts; faults counted
+	 * meanwhile by other CPUs land in one window or the other, never nowhere */
+	if (wid != old && __sync_val_compare_and_swap(&s->window_id, old, wid) == old)
+		s->window_base = total - val;
+	base = s->window_base;
+	in_window = total > base ? total - base : 0;
+	if (in_window >= p->faults_per_window)
+		mark_active(gen, slot, p, s, now, wid, in_window);
+}
+
+SEC("tp/memcg/count_memcg_events")
+int memcgd_count_events(struct trace_event_raw_memcg_rstat_events *ctx)
+{
+	__u64 id;
+	__u32 *slot;
+
+	if (ctx->item != bpf_core_enum_value(enum vm_event_item, PGFAULT))
+		return 0;
+	id = ctx->id;
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	if (!slot)
+		return 0;
+	account_faults(*slot, ctx->val);
+	return 0;
+}
+
+/* Slot of the managed slice containing memcg, or -1. */
+static __always_inline int resolve_slice(struct mem_cgroup *memcg)
+{
+	struct kernfs_node *kn = memcg->css.cgroup->kn;
+	__u64 first_id = 0;
+	__u32 *slot;
+
+	for (int depth = 0; depth < MEMCGD_MAX_DEPTH && kn; depth++) {
+		__u64 id = kn->id;
+
+		if (!depth)
+			first_id = id;
+		slot = bpf_map_lookup_elem(&slice_of, &id);
+		if (slot) {
+			__u32 found = *slot;
+
+			if (depth)	/* remember it: the next lookup costs one step */
+				bpf_map_update_elem(&slice_of, &first_id, &found, BPF_NOEXIST);
+			return (int)found;
+		}
+		kn = kn->parent;
+	}
+	return -1;
+}
+
+static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 now)
+{
+	__u32 gkey = gen & 1;
+	struct memcgd_levels *l = bpf_map_lookup_elem(&levels, &gkey);
+	__u64 mask;
+
+	if (!l || level >= MEMCGD_MAX_LEVELS - 1)
+		return false;
+	mask = l->active_mask >> (level + 1);
+	if (!mask)
+		return false; /* the common case: nothing above is active */
+	for (__u32 i = MEMCGD_MAX_LEVELS - 1; i > level && i < MEMCGD_MAX_LEVELS; i--) {
+		__u64 bit = 1ULL << i;
+
+		if (!(l->active_mask & bit))
+			continue;
+		if (l->until_ns[i] > now)
+			return true;
+		/* expired: clear the bit, then re-check in case the level just became active again */
+		__sync_fetch_and_and(&l->active_mask, ~bit);
+		if (l->until_ns[i] > now) {
+			__sync_fetch_and_or(&l->active_mask, bit);
+			return true;
+		}
+	}
+	return false;
+}
+
+static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
+{
+	int slot = resolve_slice(memcg);
+	const struct memcgd_policy *p;
+	struct memcgd_slice_state *s;
+	__u32 key, *suspended;
+
+	if (slot < 0)
+		return false;
+	p = policy_of(active_gen, (__u32)slot);
+	if (!p || p->protect != mode)
+		return false;
+	key = (__u32)slot;
+	s = bpf_map_lookup_elem(&slice_state, &key);
+	if (!s || s->active_until_ns <= bpf_ktime_get_ns())
+		return false;
+	suspended = bpf_map_lookup_elem(&protect_suspended, &key);
+	if (suspended && *suspended)
+		return false;
+	__sync_fetch_and_add(&s->protect_decisions, 1);
+	return true;
+}
+
+SEC("struct_ops/below_low")
+bool BPF_PROG(memcgd_below_low, struct mem_cgroup *memcg)
+{
+	return protect(memcg, MEMCGD_PROTECT_LOW);
+}
+
+SEC("struct_ops/below_min")
+bool BPF_PROG(memcgd_below_min, struct mem_cgroup *memcg)
+{
+	return protect(memcg, MEMCGD_PROTECT_MIN);
+}
+
+SEC("struct_ops/get_high_delay_ms")
+unsigned int BPF_PROG(memcgd_get_high_delay_ms, struct mem_cgroup *memcg)
+{
+	int slot = resolve_slice(memcg);
+	__u32 gen = active_gen, key;
+	const struct memcgd_policy *p;
+	struct memcgd_slice_state *s;
+	__u64 now, gap;
+
+	if (slot < 0)
+		return 0;
+	p = policy_of(gen, (__u32)slot);
+	if (!p || !p->delay_ms)
+		return 0;
+	key = (__u32)slot;
+	s = bpf_map_lookup_elem(&slice_state, &key);
+	if (!s)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (!higher_level_active(gen, p->level, now)) {
+		if (s->throttle_streak_start_ns)
+			s->throttle_streak_start_ns = 0;
+		if (s->guard_tripped && __sync_val_compare_and_swap(&s->guard_tripped, 1, 0) == 1)
+			emit(MEMCGD_EV_GUARD_CLEARED, key, now, 0);
+		return 0;
+	}
+
+	/* the guard: a slice throttled continuously for longer than its limit is let go until
+	 * the higher-priority activity ends */
+	gap = STREAK_GAP_NS + 2ULL * p->delay_ms * 1000000;
+	if (!s->throttle_streak_start_ns || now - s->throttle_last_ns > gap)
+		s->throttle_streak_start_ns = now;
+	s->throttle_last_ns = now;
+	if (s->guard_tripped)
+		return 0;
+	if (p->max_throttle_ns && now - s->throttle_streak_start_ns > p->max_throttle_ns) {
+		if (__sync_val_compare_and_swap(&s->guard_tripped, 0, 1) == 0) {
+			__sync_fetch_and_add(&s->guard_trips, 1);
+			emit(MEMCGD_EV_GUARD_TRIPPED, key, now, now - s->throttle_streak_start_ns);
+		}
+		return 0;
+	}
+	__sync_fetch_and_add(&s->throttle_decisions, 1);
+	__sync_fetch_and_add(&s->throttle_ms, p->delay_ms);
+	return p->delay_ms;
+}
+
+/* A cgroup created below an attachment: map it to its slice right away (existing cgroups
+ * were added by memcgd when it attached). */
+SEC("struct_ops/handle_cgroup_online")
+void BPF_PROG(memcgd_cgroup_online, struct mem_cgroup *memcg)
+{
+	struct kernfs_node *kn = memcg->css.cgroup->kn;
+	__u64 id = kn->id;
+	__u32 *slot;
+
+	kn = kn->parent;
+	for (int depth = 0; depth < MEMCGD_MAX_DEPTH && kn; depth++) {
+		__u64 pid = kn->id;
+
+		slot = bpf_map_lookup_elem(&slice_of, &pid);
+		if (slot) {
+			__u32 found = *slot;
+
+			bpf_map_update_elem(&slice_of, &id, &found, BPF_ANY);
+			return;
+		}
+		kn = kn->parent;
+	}
+}
+
+SEC("struct_ops/handle_cgroup_offline")
+void BPF_PROG(memcgd_cgroup_offline, struct mem_cgroup *memcg)
+{
+	__u64 id = memcg->css.cgroup->kn->id;
+
+	bpf_map_delete_elem(&slice_of, &id);
+}
+
+/* Attached by memcgd through one link per managed slice cgroup (BPF_F_ALLOW_OVERRIDE). */
+SEC(".struct_ops.link")
+struct memcg_bpf_ops memcgd_ops = {
+	.handle_cgroup_online = (void *)memcgd_cgroup_online,
+	.handle_cgroup_offline = (void *)memcgd_cgroup_offline,
+	.below_low = (void *)memcgd_below_low,
+	.below_min = (void *)memcgd_below_min,
+	.get_high_delay_ms = (void *)memcgd_get_high_delay_ms,
+};

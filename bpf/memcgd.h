@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared between memcgd.bpf.c and the daemon (as libbpf-tools do): map layouts, limits,
+ * event records. Only fixed-size __u32/__u64 fields, naturally aligned, so that the BPF and
+ * userspace layouts are identical.
+ *
+ * Maps (see memcgd.bpf.c):
+ *   slice_of     hash   cgroup id -> slice slot, for each managed slice's cgroup and the
+ *                       cgroups below it (filled by memcgd, handle_cgroup_online, and an
+ *                       ancestor walk from the hooks; emptied by handle_cgroup_offline)
+ *   policies     array  [generation * MEMCGD_MAX_SLICES + slot] -> struct memcgd_policy;
+ *                       memcgd writes the inactive generation, then flips active_gen
+ *   slice_state  array  slot -> struct memcgd_slice_state (activity, counters, guard)
+ *   levels       array  generation -> struct memcgd_levels ("active until" per priority level)
+ *   protect_suspended array slot -> __u32, written by memcgd only: 1 while the slice uses more
+ *                       than its [Protect] MaxUsage=
+ *   events       ringbuf struct memcgd_event
+ */
+#ifndef MEMCGD_H
+#define MEMCGD_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define MEMCGD_MAX_SLICES 1024
+#define MEMCGD_MAX_LEVELS 64      /* distinct Priority= values */
+#define MEMCGD_MAX_CGROUPS 65536  /* entries of slice_of */
+#define MEMCGD_MAX_DEPTH 16       /* ancestor walk from a hook's memcg */
+#define MEMCGD_RINGBUF_BYTES (64 * 1024)
+
+enum memcgd_protect_mode {
+	MEMCGD_PROTECT_NONE = 0,
+	MEMCGD_PROTECT_LOW = 1,
+	MEMCGD_PROTECT_MIN = 2,
+};
+
+#define MEMCGD_POLICY_IN_USE (1U << 0)
+
+/* A slice's policy as the programs use it; compiled from its memcgd.d file. */
+struct memcgd_policy {
+	__u64 cgroup_id;         /* the slice's own cgroup (informational) */
+	__u64 faults_per_window; /* active when at least this many PGFAULTs fall in one window */
+	__u64 window_ns;
+	__u64 hold_ns;           /* stays active this long after the window following the last busy one */
+	__u64 max_throttle_ns;   /* guard: stop throttling after this long continuously; 0 = never */
+	__u32 level;             /* dense rank of Priority=, 0 = lowest */
+	__u32 protect;           /* enum memcgd_protect_mode */
+	__u32 delay_ms;          /* get_high_delay_ms while a higher level is active; 0 = never */
+	__u32 flags;             /* MEMCGD_POLICY_* */
+};
+
+/* Per-slice live state. Counters are only ever added to atomically. */
+struct memcgd_slice_state {
+	__u64 faults;            /* PGFAULTs counted since the slot was assigned */
+	__u64 window_id;         /* now / window_ns of the current window */
+	__u64 window_base;       /* faults at the start of the current window */
+	__u64 active_since_ns;   /* start of the current/last activity episode, 0 = never active */
+	__u64 active_until_ns;   /* active while bpf_ktime_get_ns() < this */
+	__u64 activations;
+	__u64 active_ns;         /* duration of finished episodes */
+	__u64 protect_decisions; /* below_low/below_min returned true */
+	__u64 throttle_decisions;/* get_high_delay_ms returned a delay */
+	__u64 throttle_ms;       /* sum of the delays returned */
+	__u64 guard_trips;
+	__u64 throttle_streak_start_ns;
+	__u64 throttle_last_ns;
+	__u32 guard_tripped;     /* 1 while the guard suspends throttling */
+	__u32 pad;
+};
+
+/* Which priority levels are active: bit L of active_mask set means until_ns[L] may be in the
+ * future; a hook checks only the bits above its own level, so its cost does not depend on the
+ * number of slices. */
+struct memcgd_levels {
+	__u64 active_mask;
+	__u64 until_ns[MEMCGD_MAX_LEVELS];
+};
+
+enum memcgd_event_type {
+	MEMCGD_EV_ACTIVATED = 1,     /* value: faults in the window that crossed the threshold */
+	MEMCGD_EV_GUARD_TRIPPED = 2, /* value: ns throttled continuously */
+	MEMCGD_EV_GUARD_CLEARED = 3, /* value: 0 */
+};
+
+struct memcgd_event {
+	__u64 ts_ns;  /* bpf_ktime_get_ns (CLOCK_MONOTONIC) */
+	__u64 value;
+	__u32 slot;
+	__u32 type;   /* enum memcgd_event_type */
+};
+
+#endif /* MEMCGD_H */

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "cgroup-files.h"
+#include "util.h"
+
+int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t *ret)
+{
+	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
+	_cleanup_free_ char *line = NULL;
+	char *end;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = read_one_line(path, &line);
+	if (r < 0)
+		return r;
+	if (streq(line, "max")) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	*ret = strtoull(line, &end, 10);
+	if (errno || end == line || *end)
+		return -EBADMSG;
+	return 0;
+}
+
+int cgroup_id_of(const char *cgroup_dir, uint64_t *ret)
+{
+	struct stat st;
+
+	if (stat(cgroup_dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*ret = (uint64_t)st.st_ino;
+	return 0;
+}

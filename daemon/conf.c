@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <string.h>
+
+#include "../bpf/memcgd.h"
+#include "conf-files.h"
+#include "conf-parse.h"
+#include "conf.h"
+#include "units-parse.h"
+#include "util.h"
+
+void slice_settings_init(struct slice_settings *s)
+{
+	*s = (struct slice_settings){
+		.fault_rate = 1000,
+		.window_usec = USEC_PER_SEC,
+		.hold_usec = 2 * USEC_PER_SEC,
+		.protect = PROTECT_LOW,
+		.protect_max_usage = SIZE_INFINITY,
+		.throttle_delay_usec = 100 * USEC_PER_MSEC,
+		.throttle_max_usec = 300 * USEC_PER_SEC,
+	};
+}
+
+void daemon_conf_init(struct daemon_conf *d)
+{
+	*d = (struct daemon_conf){
+		.update_interval_usec = USEC_PER_SEC,
+	};
+	slice_settings_init(&d->defaults);
+}
+
+const char *protect_mode_to_string(enum protect_mode m)
+{
+	switch (m) {
+	case PROTECT_MIN:
+		return "min";
+	case PROTECT_LOW:
+		return "low";
+	case PROTECT_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+int protect_mode_from_string(const char *s, enum protect_mode *ret)
+{
+	if (streq(s, "min"))
+		*ret = PROTECT_MIN;
+	else if (streq(s, "low"))
+		*ret = PROTECT_LOW;
+	else if (streq(s, "none"))
+		*ret = PROTECT_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+bool slice_name_valid(const char *name)
+{
+	size_t n = strlen(name), stem;
+
+	if (n > SLICE_NAME_MAX || !str_ends_with(name, ".slice"))
+		return false;
+	stem = n - strlen(".slice");
+	if (stem == 0 || (stem == 1 && name[0] == '-'))
+		return false; /* ".slice", "-.slice" (the root) */
+	for (size_t i = 0; i < stem; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_' || c == '.' || c == ':' || c == '\\'))
+			return false;
+	}
+	/* systemd: the dash-separated prefixes name the parents; none may be empty */
+	if (name[0] == '-' || name[stem - 1] == '-' || strstr(name, "--"))
+		return false;
+	return true;
+}
+
+bool slice_is_ancestor(const char *ancestor, const char *slice)
+{
+	size_t a = strlen(ancestor) - strlen(".slice");
+
+	if (!str_ends_with(ancestor, ".slice") || streq(ancestor, slice))
+		return false;
+	return strncmp(ancestor, slice, a) == 0 && slice[a] == '-';
+}
+
+char *slice_cgroup_path(const char *name)
+{
+	size_t n = strlen(name), stem = n - strlen(".slice"), len = 0;
+	char *r;
+
+	/* each dash marks a parent: a-b-c.slice -> a.slice/a-b.slice/a-b-c.slice */
+	r = malloc((n + 8) * (n + 1));
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < stem; i++) {
+		if (name[i] != '-')
+			continue;
+		memcpy(r + len, name, i);
+		len += i;
+		memcpy(r + len, ".slice/", 7);
+		len += 7;
+	}
+	memcpy(r + len, name, n + 1);
+	return r;
+}
+
+void slice_conf_done(struct slice_conf *s)
+{
+	free(s->name);
+	free(s->file);
+	s->name = s->file = NULL;
+}
+
+void memcgd_config_done(struct memcgd_config *c)
+{
+	for (size_t i = 0; i < c->n_slices; i++)
+		slice_conf_done(&c->slices[i]);
+	free(c->slices);
+	free(c->daemon.file);
+	c->slices = NULL;
+	c->daemon.file = NULL;
+	c->n_slices = 0;
+}
+
+void config_validate(const struct memcgd_config *c, struct diag_list *d)
+{
+	long prios[MEMCGD_MAX_LEVELS + 1];
+	size_t n_prios = 0;
+
+	if (c->n_slices > MEMCGD_MAX_SLICES)
+		diag_add(d, c->slices[MEMCGD_MAX_SLICES].file, c->slices[MEMCGD_MAX_SLICES].name_line,
+			 "too many slices: at most %d can be managed", MEMCGD_MAX_SLICES);
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		const struct slice_conf *s = &c->slices[i];
+		bool known = false;
+
+		if (!s->name)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct slice_conf *o = &c->slices[j];
+
+			if (!o->name)
+				continue;
+			if (streq(o->name, s->name))
+				diag_add(d, s->file, s->name_line, "duplicate slice %s: already configured in %s:%u",
+					 s->name, o->file, o->name_line);
+		}
+		for (size_t j = 0; j < c->n_slices; j++) {
+			const struct slice_conf *o = &c->slices[j];
+
+			if (!o->name || !slice_is_ancestor(o->name, s->name) || s->priority < 0 ||
+			    o->priority < 0 || s->priority <= o->priority)
+				continue;
+			diag_add(d, s->file, s->priority_line,
+				 "Priority=%ld conflicts with the enclosing slice %s (Priority=%ld at %s:%u): "
+				 "a nested slice cannot outrank the slice that contains it",
+				 s->priority, o->name, o->priority, o->file, o->priority_line);
+		}
+		if (s->priority < 0)
+			continue;
+		for (size_t j = 0; j < n_prios; j++)
+			if (prios[j] == s->priority)
+				known = true;
+		if (known)
+			continue;
+		if (n_prios == MEMCGD_MAX_LEVELS) {
+			diag_add(d, s->file, s->priority_line,
+				 "too many distinct priorities: at most %d different Priority= values", MEMCGD_MAX_LEVELS);
+			continue;
+		}
+		prios[n_prios++] = s->priority;
+	}
+}
+
+static int add_slice_file(struct memcgd_config *c, const char *path, struct diag_list *d)
+{
+	struct slice_conf *v = realloc(c->slices, (c->n_slices + 1) * sizeof(*v));
+	int r;
+
+	if (!v)
+		return -ENOMEM;
+	c->slices = v;
+	r = conf_parse_slice_file(path, &c->daemon.defaults, &v[c->n_slices], d);
+	if (r == -ENOMEM || (r < 0 && !v[c->n_slices].file)) {
+		slice_conf_done(&v[c->n_slices]);
+		return r == -ENOMEM ? r : 0;
+	}
+	c->n_slices++;
+	return 0;
+}
+
+static int finish(struct memcgd_config *c, size_t n_diag_before, struct diag_list *d)
+{
+	config_validate(c, d);
+	return d->n > n_diag_before ? -EINVAL : 0;
+}
+
+int config_load(const char *root, struct memcgd_config *ret, struct diag_list *d)
+{
+	struct conf_file_list files = {};
+	_cleanup_free_ char *main_conf = NULL;
+	size_t before = d->n;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	daemon_conf_init(&ret->daemon);
+	r = conf_main_file(root, &main_conf);
+	if (r < 0)
+		return r;
+	if (main_conf) {
+		r = conf_parse_main_file(main_conf, &ret->daemon, d);
+		if (r == -ENOMEM)
+			return r;
+	}
+	r = conf_files_list(root, &files, d);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < files.n; i++) {
+		r = add_slice_file(ret, files.paths[i], d);
+		if (r < 0)
+			break;
+	}
+	conf_file_list_done(&files);
+	if (r < 0)
+		return r;
+	return finish(ret, before, d);
+}
+
+int config_load_files(char *const *files, size_t n, struct memcgd_config *ret, struct diag_list *d)
+{
+	size_t before = d->n;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	daemon_conf_init(&ret->daemon);
+	/* the daemon configuration first: its defaults apply to the slice files */
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(files[i], '/');
+
+		base = base ? base + 1 : files[i];
+		if (!streq(base, "memcgd.conf"))
+			continue;
+		r = conf_parse_main_file(files[i], &ret->daemon, d);
+		if (r == -ENOMEM)
+			return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(files[i], '/');
+
+		base = base ? base + 1 : files[i];
+		if (streq(base, "memcgd.conf"))
+			continue;
+		r = add_slice_file(ret, files[i], d);
+		if (r < 0)
+			return r;
+	}
+	return finish(ret, before, d);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* memcgd's event loop: configuration, slices on the bus, BPF maps and links, state file. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "conf.h"
+#include "kernel-probe.h"
+#include "policy-maps.h"
+
+struct slice_rt {
+	bool in_use;
+	struct slice_conf conf;      /* owned copy */
+	uint32_t level;
+	char *cgroup;                /* below the cgroup root, NULL while not running */
+	uint64_t cgroup_id;
+	struct bpf_link *link;
+	char attach[16];             /* attached | not-running | dry-run | failed */
+	char reason[256];
+	bool dirty;                  /* resolve at the next opportunity */
+	/* sampled by the update tick */
+	struct memcgd_slice_state st;
+	uint64_t last_faults;
+	uint64_t last_sample_ns;
+	double rate;
+	bool active, throttling, suspended;
+};
+
+struct manager_options {
+	bool dry_run;
+	const char *root;        /* configuration root, "" for / */
+	const char *state_file;
+	const char *cgroup_root;
+	bool use_bus;
+};
+
+struct manager {
+	struct manager_options opt;
+	bool dry_run;
+	sd_event *event;
+	sd_bus *bus;
+	sd_event_source *tick_src;
+	sd_event_source *resolve_src;
+	sd_event_source *events_src;
+	struct policy_maps pm;
+	struct memcgd_config config;
+	char *slots[MEMCGD_MAX_SLICES];
+	struct slice_rt rt[MEMCGD_MAX_SLICES];
+	struct kernel_support ks;
+	uint64_t generation;
+	uint64_t reloads;
+	char reload_error[512];
+	const char *state;
+	uint64_t started_usec;
+	uint64_t interval_usec;
+};
+
+int manager_start(struct manager *m, const struct manager_options *opt);
+int manager_run(struct manager *m);
+void manager_free(struct manager *m);

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* memcgctl: show what memcgd is doing, validate its configuration. See memcgctl(1). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgroup-files.h"
+#include "conf.h"
+#include "config.h"
+#include "kernel-probe.h"
+#include "state.h"
+#include "status-render.h"
+#include "units-parse.h"
+#include "util.h"
+
+#define EXIT_NOT_RUNNING 3
+
+static struct {
+	bool json;
+	const char *state_file;
+	const char *root;
+	const char *cgroup_root;
+} arg = {
+	.state_file = MEMCGD_STATE_FILE,
+	.root = "",
+	.cgroup_root = CGROUP_ROOT,
+};
+
+static bool pid_alive(pid_t pid);
+
+static void help(void)
+{
+	printf("Usage: memcgctl [OPTIONS] COMMAND\n"
+	       "\n"
+	       "Show and check memcgd, the per-slice memory priority daemon.\n"
+	       "\n"
+	       "Commands:\n"
+	       "  status [SLICE]    daemon state, kernel support and, per managed slice, its cgroup,\n"
+	       "                    priority, attachment, live fault rate, activity, counters and memory\n"
+	       "  reload            make memcgd re-read its configuration and wait for the result\n"
+	       "                    (exit 1 when it was refused: the previous policy stays)\n"
+	       "  check [FILE...]   validate the configuration (default: memcgd.conf and memcgd.d/*.conf\n"
+	       "                    from /etc, /run, /usr/local/lib, /usr/lib) without running anything\n"
+	       "\n"
+	       "Options:\n"
+	       "  --json            status as JSON\n"
+	       "  --root=DIR        read configuration below DIR instead of /\n"
+	       "  --state-file=PATH memcgd state file (default " MEMCGD_STATE_FILE ")\n"
+	       "  -h --help         this help\n"
+	       "  --version         version\n");
+}
+
+static uint64_t now_realtime_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * USEC_PER_SEC + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void fill_memory(struct slice_status *sl)
+{
+	_cleanup_free_ char *dir = NULL;
+
+	if (!sl->cgroup || !sl->cgroup[0])
+		return;
+	dir = strjoin3(arg.cgroup_root, sl->cgroup[0] == '/' ? "" : "/", sl->cgroup);
+	if (!dir)
+		return;
+	if (cgroup_read_memory_value(dir, "memory.current", &sl->memory_current) < 0)
+		return;
+	sl->have_memory = true;
+	if (cgroup_read_memory_value(dir, "memory.min", &sl->memory_min) < 0)
+		sl->memory_min = 0;
+	if (cgroup_read_memory_value(dir, "memory.low", &sl->memory_low) < 0)
+		sl->memory_low = 0;
+	if (cgroup_read_memory_value(dir, "memory.high", &sl->memory_high) < 0)
+		sl->memory_high = UINT64_MAX;
+}
+
+static int not_running(const char *why)
+{
+	struct kernel_support ks;
+	int r = kernel_probe(NULL, &ks);
+
+	if (arg.json) {
+		printf("{\"daemon\":{\"running\":false,\"reason\":");
+		json_string(stdout, why);
+		printf("},\"kernel\":{\"release\":");
+		json_string(stdout, ks.release);
+		printf(",\"supported\":%s,\"hooks\":[", r == 0 ? "true" : "false");
+		for (const char *h = ks.hook_names; *h;) {
+			size_t n = strcspn(h, " ");
+
+			printf("%s\"%.*s\"", h == ks.hook_names ? "" : ",", (int)n, h);
+			h += n;
+			h += strspn(h, " ");
+		}
+		printf("]},\"slices\":[]}\n");
+	} else {
+		printf("memcgd is not running (%s).\n", why);
+		printf("Start it with: systemctl start memcgd\n");
+		printf("Kernel: %s, %s; memcg_bpf_ops hooks: %s\n", ks.release,
+		       r == 0 ? "supported" : "NOT supported", ks.hook_names[0] ? ks.hook_names : "none");
+		if (r < 0)
+			printf("        %s\n", ks.error);
+		printf("Without memcgd the kernel's own memory.min/memory.low settings apply.\n");
+	}
+	return EXIT_NOT_RUNNING;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct daemon_status s;
+	const char *slice = argc > 1 ? argv[1] : NULL;
+	char why[256];
+	bool found = !slice;
+	int r;
+
+	if (argc > 2) {
+		fprintf(stderr, "memcgctl: status takes at most one slice name\n");
+		return EXIT_FAILURE;
+	}
+	r = state_read_file(arg.state_file, &s);
+	if (r == -ENOENT) {
+		snprintf(why, sizeof(why), "no %s", arg.state_file);
+		return not_running(why);
+	}
+	if (r < 0) {
+		fprintf(stderr, "memcgctl: cannot read %s: %s\n", arg.state_file, strerror(-r));
+		daemon_status_done(&s);
+		return EXIT_FAILURE;
+	}
+	if (!pid_alive(s.pid)) {
+		snprintf(why, sizeof(why), "process %d from %s is gone", (int)s.pid, arg.state_file);
+		daemon_status_done(&s);
+		return not_running(why);
+	}
+	for (size_t i = 0; i < s.n_slices; i++) {
+		fill_memory(&s.slices[i]);
+		if (slice && s.slices[i].name && streq(s.slices[i].name, slice))
+			found = true;
+	}
+	if (!found) {
+		fprintf(stderr, "memcgctl: %s is not managed by memcgd (no file in memcgd.d names it)\n", slice);
+		daemon_status_done(&s);
+		return EXIT_FAILURE;
+	}
+	if (arg.json)
+		status_render_json(stdout, &s, slice, now_realtime_usec());
+	else
+		status_render_text(stdout, &s, slice, now_realtime_usec());
+	daemon_status_done(&s);
+	return EXIT_SUCCESS;
+}
+
+static bool pid_alive(pid_t pid)
+{
+	return pid > 0 && !(kill(pid, 0) < 0 && errno == ESRCH);
+}
+
+static int cmd_reload(void)
+{
+	struct daemon_status s;
+	uint64_t before;
+	pid_t pid;
+	int r;
+
+	r = state_read_file(arg.state_file, &s);
+	if (r < 0 || !pid_alive(s.pid)) {
+		fprintf(stderr, "memcgctl: memcgd is not running (%s)\n",
+			r < 0 ? strerror(-r) : "its process is gone");
+		daemon_status_done(&s);
+		return EXIT_NOT_RUNNING;
+	}
+	before = s.reloads;
+	pid = s.pid;
+	daemon_status_done(&s);
+	if (kill(pid, SIGHUP) < 0) {
+		fprintf(stderr, "memcgctl: cannot signal memcgd (pid %d): %s\n", (int)pid, strerror(errno));
+		return EXIT_FAILURE;
+	}
+	for (int i = 0; i < 300; i++) { /* 30 s */
+		struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (state_read_file(arg.state_file, &s) == 0 && s.pid == pid && s.reloads > before) {
+			bool failed = s.reload_error && s.reload_error[0];
+
+			if (failed)
+				fprintf(stderr, "memcgctl: reload failed, previous policy (generation %" PRIu64 ") kept: %s\n",
+					s.config_generation, s.reload_error);
+			else
+				printf("memcgd reloaded: configuration generation %" PRIu64 ", %zu slices\n",
+				       s.config_generation, s.n_slices);
+			daemon_status_done(&s);
+			return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+		}
+		daemon_status_done(&s);
+		if (!pid_alive(pid)) {
+			fprintf(stderr, "memcgctl: memcgd (pid %d) exited during the reload\n", (int)pid);
+			return EXIT_FAILURE;
+		}
+	}
+	fprintf(stderr, "memcgctl: memcgd (pid %d) did not finish reloading within 30 s\n", (int)pid);
+	return EXIT_FAILURE;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct memcgd_config c;
+	struct diag_list d = {};
+	char a[64], b[64];
+	int r;
+
+	if (argc > 1)
+		r = config_load_files(argv + 1, (size_t)(argc - 1), &c, &d);
+	else
+		r = config_load(arg.root, &c, &d);
+	diag_list_print(&d, stderr);
+	if (r < 0) {
+		fprintf(stderr, "memcgctl: configuration has %zu error%s; memcgd would refuse it (a running memcgd "
+			"keeps its current policy on reload)\n", d.n, d.n == 1 ? "" : "s");
+		memcgd_config_done(&c);
+		diag_list_clear(&d);
+		return EXIT_FAILURE;
+	}
+	if (c.daemon.file)
+		printf("%s: daemon defaults%s\n", c.daemon.file, c.daemon.dry_run ? ", DryRun=yes" : "");
+	for (size_t i = 0; i < c.n_slices; i++) {
+		const struct slice_conf *s = &c.slices[i];
+
+		printf("%s: %s priority %ld, active above %" PRIu64 " faults/s over %s, protect %s, throttle %s\n",
+		       s->file, s->name, s->priority, s->settings.fault_rate,
+		       format_duration(a, sizeof(a), s->settings.window_usec), protect_mode_to_string(s->settings.protect),
+		       s->settings.throttle_delay_usec ? format_duration(b, sizeof(b), s->settings.throttle_delay_usec)
+						       : "never");
+	}
+	printf("configuration OK: %zu slice%s\n", c.n_slices, c.n_slices == 1 ? "" : "s");
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_JSON = 0x100, OPT_ROOT, OPT_STATE, OPT_CGROOT, OPT_VERSION };
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "state-file", required_argument, NULL, OPT_STATE },
+		{ "cgroup-root", required_argument, NULL, OPT_CGROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
+		switch (c) {
+		case OPT_JSON:
+			arg.json = true;
+			break;
+		case OPT_ROOT:
+			arg.root = optarg;
+			break;
+		case OPT_STATE:
+			arg.state_file = optarg;
+			break;
+		case OPT_CGROOT:
+			arg.cgroup_root = optarg;
+			break;
+		case 'h':
+			help();
+			return EXIT_SUCCESS;
+		case OPT_VERSION:
+			printf("memcgctl %s\n", MEMCGD_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			return EXIT_FAILURE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	/* options may also follow the command: memcgctl status --json */
+	optind = 1;
+	if (argc == 0 || streq(argv[0], "status")) {
+		int n = 0;
+		char *rest[4] = { "status" };
+
+		for (int i = 1; i < argc; i++) {
+			if (streq(argv[i], "--json"))
+				arg.json = true;
+			else if (n < 2)
+				rest[++n] = argv[i];
+			else {
+				fprintf(stderr, "memcgctl: unexpected argument '%s'\n", argv[i]);
+				return EXIT_FAILURE;
+			}
+		}
+		return cmd_status(n + 1, rest);
+	}
+	if (streq(argv[0], "check"))
+		return cmd_check(argc, argv);
+	if (streq(argv[0], "reload") && argc == 1)
+		return cmd_reload();
+	fprintf(stderr, "memcgctl: unknown command '%s' (see memcgctl --help)\n", argv[0]);
+	return EXIT_FAILURE;
+}

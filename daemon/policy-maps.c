@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "log.h"
+#include "memcgd.bpf.skel.h"
+#include "policy-maps.h"
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n;
+
+	if (level == LIBBPF_DEBUG && log_max_level < LOG_DEBUG)
+		return 0;
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n > 0 && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	log_msg(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", buf);
+	return 0;
+}
+
+int policy_maps_open(struct policy_maps *pm, bool dry_run, ring_buffer_sample_fn on_event, void *ctx)
+{
+	struct memcgd_bpf *skel;
+	int r;
+
+	memset(pm, 0, sizeof(*pm));
+	pm->dry_run = dry_run;
+	libbpf_set_print(libbpf_log);
+
+	skel = memcgd_bpf__open();
+	if (!skel) {
+		r = -errno;
+		log_error("cannot open the embedded BPF object: %s", strerror(-r));
+		return r;
+	}
+	pm->skel = skel;
+	if (dry_run) {
+		/* measure only: the memcg_bpf_ops map and its programs never reach the kernel */
+		bpf_map__set_autocreate(skel->maps.memcgd_ops, false);
+		bpf_program__set_autoload(skel->progs.memcgd_below_low, false);
+		bpf_program__set_autoload(skel->progs.memcgd_below_min, false);
+		bpf_program__set_autoload(skel->progs.memcgd_get_high_delay_ms, false);
+		bpf_program__set_autoload(skel->progs.memcgd_cgroup_online, false);
+		bpf_program__set_autoload(skel->progs.memcgd_cgroup_offline, false);
+	}
+	r = memcgd_bpf__load(skel);
+	if (r) {
+		log_error("cannot load the BPF programs: %s (the libbpf messages above name the reason; "
+			  "loading needs CAP_BPF and CAP_PERFMON)", strerror(-r));
+		goto fail;
+	}
+	pm->tracepoint = bpf_program__attach(skel->progs.memcgd_count_events);
+	if (!pm->tracepoint) {
+		r = -errno;
+		log_error("cannot attach to tracepoint memcg:count_memcg_events: %s", strerror(-r));
+		goto fail;
+	}
+	pm->events = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, ctx, NULL);
+	if (!pm->events) {
+		r = -errno;
+		log_error("cannot open the event ring buffer: %s", strerror(-r));
+		goto fail;
+	}
+	return 0;
+
+fail:
+	policy_maps_close(pm);
+	return r;
+}
+
+void policy_maps_close(struct policy_maps *pm)
+{
+	ring_buffer__free(pm->events);
+	bpf_link__destroy(pm->tracepoint);
+	memcgd_bpf__destroy(pm->skel);
+	memset(pm, 0, sizeof(*pm));
+}
+
+uint32_t policy_maps_active_gen(const struct policy_maps *pm)
+{
+	return __atomic_load_n(&pm->skel->bss->active_gen, __ATOMIC_ACQUIRE) & 1;
+}
+
+void policy_maps_set_active_gen(struct policy_maps *pm, uint32_t gen)
+{
+	/* every write to the new generation is complete before programs can see it */
+	__atomic_store_n(&pm->skel->bss->active_gen, gen & 1, __ATOMIC_RELEASE);
+}
+
+uint64_t policy_maps_events_dropped(const struct policy_maps *pm)
+{
+	return __atomic_load_n(&pm->skel->bss->events_dropped, __ATOMIC_RELAXED);
+}
+
+int policy_maps_events_fd(const struct policy_maps *pm)
+{
+	return ring_buffer__epoll_fd(pm->events);
+}
+
+static int update(struct bpf_map *map, const void *key, const void *value)
+{
+	int r = bpf_map_update_elem(bpf_map__fd(map), key, value, BPF_ANY);
+
+	return r < 0 ? -errno : 0;
+}
+
+static int lookup(struct bpf_map *map, const void *key, void *value)
+{
+	int r = bpf_map_lookup_elem(bpf_map__fd(map), key, value);
+
+	return r < 0 ? -errno : 0;
+}
+
+int policy_maps_write_policy(struct policy_maps *pm, uint32_t gen, uint32_t slot, const struct memcgd_policy *p)
+{
+	uint32_t key = (gen & 1) * MEMCGD_MAX_SLICES + slot;
+
+	return update(pm->skel->maps.policies, &key, p);
+}
+
+int policy_maps_read_policy(struct policy_maps *pm, uint32_t gen, uint32_t slot, struct memcgd_policy *p)
+{
+	uint32_t key = (gen & 1) * MEMCGD_MAX_SLICES + slot;
+
+	return lookup(pm->skel->maps.policies, &key, p);
+}
+
+int policy_maps_write_levels(struct policy_maps *pm, uint32_t gen, const struct memcgd_levels *l)
+{
+	uint32_t key = gen & 1;
+
+	return update(pm->skel->maps.levels, &key, l);
+}
+
+int policy_maps_read_levels(struct policy_maps *pm, uint32_t gen, struct memcgd_levels *l)
+{
+	uint32_t key = gen & 1;
+
+	return lookup(pm->skel->maps.levels, &key, l);
+}
+
+int policy_maps_read_state(struct policy_maps *pm, uint32_t slot, struct memcgd_slice_state *s)
+{
+	return lookup(pm->skel->maps.slice_state, &slot, s);
+}
+
+int policy_maps_reset_state(struct policy_maps *pm, uint32_t slot)
+{
+	struct memcgd_slice_state zero = {};
+	uint32_t off = 0;
+	int r = update(pm->skel->maps.slice_state, &slot, &zero);
+
+	return r < 0 ? r : update(pm->skel->maps.protect_suspended, &slot, &off);
+}
+
+int policy_maps_set_protect_suspended(struct policy_maps *pm, uint32_t slot, bool suspended)
+{
+	uint32_t v = suspended;
+
+	return update(pm->skel->maps.protect_suspended, &slot, &v);
+}
+
+int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t slot)
+{
+	return update(pm->skel->maps.slice_of, &cgroup_id, &slot);
+}
+
+int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t *slot)
+{
+	return lookup(pm->skel->maps.slice_of, &cgroup_id, slot);
+}
+
+int policy_maps_unmap_cgroup(struct policy_maps *pm, uint64_t cgroup_id)
+{
+	int r = bpf_map_delete_elem(bpf_map__fd(pm->skel->maps.slice_of), &cgroup_id);
+
+	return r < 0 && errno != ENOENT ? -errno : 0;
+}
+
+int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
+{
+	int fd = bpf_map__fd(pm->skel->maps.slice_of);
+	uint64_t key, next, *prev = NULL;
+	uint64_t doomed[256];
+	size_t n;
+
+	/* delete in batches: deleting while iterating would restart the walk */
+	do {
+		n = 0;
+		prev = NULL;
+		while (n < sizeof(doomed) / sizeof(doomed[0]) && bpf_map_get_next_key(fd, prev, &next) == 0) {
+			uint32_t v;
+
+			key = next;
+			prev = &key;
+			if (bpf_map_lookup_elem(fd, &key, &v) == 0 && v == slot)
+				doomed[n++] = key;
+		}
+		for (size_t i = 0; i < n; i++)
+			bpf_map_delete_elem(fd, &doomed[i]);
+	} while (n == sizeof(doomed) / sizeof(doomed[0]));
+	return 0;
+}
+
+struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *err)
+{
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = BPF_F_ALLOW_OVERRIDE, .relative_fd = (__u32)cgroup_fd);
+	struct bpf_link *link;
+
+	link = bpf_map__attach_struct_ops_opts(pm->skel->maps.memcgd_ops, &opts);
+	*err = link ? 0 : -errno;
+	return link;
+}

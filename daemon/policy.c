@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <string.h>
+
+#include "policy.h"
+#include "units-parse.h"
+#include "util.h"
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+int policy_levels(const struct memcgd_config *c, uint32_t *levels)
+{
+	long distinct[MEMCGD_MAX_LEVELS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		bool known = false;
+
+		for (size_t j = 0; j < n; j++)
+			known |= distinct[j] == c->slices[i].priority;
+		if (known)
+			continue;
+		if (n == MEMCGD_MAX_LEVELS)
+			return -E2BIG;
+		distinct[n++] = c->slices[i].priority;
+	}
+	qsort(distinct, n, sizeof(long), cmp_long);
+	for (size_t i = 0; i < c->n_slices; i++)
+		for (size_t j = 0; j < n; j++)
+			if (distinct[j] == c->slices[i].priority)
+				levels[i] = (uint32_t)j;
+	return (int)n;
+}
+
+void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id, struct memcgd_policy *out)
+{
+	const struct slice_settings *st = &s->settings;
+	/* faults per window = rate * window, rounded up so that the rate is really reached */
+	uint64_t per_window = (st->fault_rate * st->window_usec + USEC_PER_SEC - 1) / USEC_PER_SEC;
+
+	memset(out, 0, sizeof(*out));
+	out->cgroup_id = cgroup_id;
+	out->faults_per_window = per_window ? per_window : 1;
+	out->window_ns = st->window_usec * 1000;
+	out->hold_ns = st->hold_usec * 1000;
+	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY ? 0 : st->throttle_max_usec * 1000;
+	out->level = level;
+	out->protect = st->protect == PROTECT_MIN ? MEMCGD_PROTECT_MIN
+		     : st->protect == PROTECT_LOW ? MEMCGD_PROTECT_LOW : MEMCGD_PROTECT_NONE;
+	out->delay_ms = (uint32_t)(st->throttle_delay_usec / USEC_PER_MSEC);
+	out->flags = MEMCGD_POLICY_IN_USE;
+}
+
+int policy_assign_slots(char **slots, const struct memcgd_config *c, int *slot_of, bool *fresh)
+{
+	bool used[MEMCGD_MAX_SLICES] = {};
+
+	if (c->n_slices > MEMCGD_MAX_SLICES)
+		return -ENOSPC;
+	for (size_t i = 0; i < c->n_slices; i++) {
+		slot_of[i] = -1;
+		fresh[i] = false;
+		for (int k = 0; k < MEMCGD_MAX_SLICES; k++)
+			if (slots[k] && !used[k] && streq(slots[k], c->slices[i].name)) {
+				slot_of[i] = k;
+				used[k] = true;
+				break;
+			}
+	}
+	for (int k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (slots[k] && !used[k]) {
+			free(slots[k]);
+			slots[k] = NULL;
+		}
+	for (size_t i = 0; i < c->n_slices; i++) {
+		int k;
+
+		if (slot_of[i] >= 0)
+			continue;
+		for (k = 0; k < MEMCGD_MAX_SLICES && slots[k]; k++)
+			;
+		if (k == MEMCGD_MAX_SLICES)
+			return -ENOSPC;
+		slots[k] = strdup(c->slices[i].name);
+		if (!slots[k])
+			return -ENOMEM;
+		slot_of[i] = k;
+		fresh[i] = true;
+	}
+	return 0;
+}
+
+void policy_levels_rebuild(const struct memcgd_slice_state *states, const struct memcgd_policy *policies,
+			   size_t n, uint64_t now_ns, struct memcgd_levels *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t l = policies[i].level;
+
+		if (!(policies[i].flags & MEMCGD_POLICY_IN_USE) || l >= MEMCGD_MAX_LEVELS)
+			continue;
+		if (states[i].active_until_ns <= now_ns)
+			continue;
+		if (out->until_ns[l] < states[i].active_until_ns)
+			out->until_ns[l] = states[i].active_until_ns;
+		out->active_mask |= UINT64_C(1) << l;
+	}
+}
+
+bool policy_higher_level_active(const struct memcgd_levels *l, uint32_t level, uint64_t now_ns)
+{
+	for (uint32_t i = level + 1; i < MEMCGD_MAX_LEVELS; i++)
+		if ((l->active_mask & (UINT64_C(1) << i)) && l->until_ns[i] > now_ns)
+			return true;
+	return false;
+}

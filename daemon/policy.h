@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* From configuration to BPF map values: priority levels, policies, slots. Pure functions. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../bpf/memcgd.h"
+#include "conf.h"
+
+/* levels[i] = dense rank of c->slices[i].priority (0 = lowest). Returns the number of levels,
+ * or -E2BIG when there are more than MEMCGD_MAX_LEVELS distinct priorities. */
+int policy_levels(const struct memcgd_config *c, uint32_t *levels);
+
+/* The map value for one slice. */
+void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id,
+		    struct memcgd_policy *out);
+
+/* slots[MEMCGD_MAX_SLICES]: slot -> slice name (owned) or NULL. Keeps the slot of every slice
+ * that stays configured, frees the slots of slices that are gone and gives free slots to new
+ * ones. slot_of[i] receives the slot of c->slices[i]; fresh[i] is true for a newly assigned
+ * slot (its state must be zeroed). Returns 0 or -ENOSPC / -ENOMEM. */
+int policy_assign_slots(char **slots, const struct memcgd_config *c, int *slot_of, bool *fresh);
+
+/* The levels value for a new generation: carries over every slice still active at now
+ * (by its new level), so that switching generations never drops an activity. */
+void policy_levels_rebuild(const struct memcgd_slice_state *states, const struct memcgd_policy *policies,
+			   size_t n, uint64_t now_ns, struct memcgd_levels *out);
+
+/* True when some level above `level` is active at now (what get_high_delay_ms checks). */
+bool policy_higher_level_active(const struct memcgd_levels *l, uint32_t level, uint64_t now_ns);

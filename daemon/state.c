@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+#include "util.h"
+
+static void slice_status_done(struct slice_status *s)
+{
+	free(s->name);
+	free(s->file);
+	free(s->cgroup);
+	free(s->attach);
+	free(s->reason);
+	free(s->protect);
+}
+
+void daemon_status_done(struct daemon_status *s)
+{
+	for (size_t i = 0; i < s->n_slices; i++)
+		slice_status_done(&s->slices[i]);
+	free(s->slices);
+	free(s->state);
+	free(s->mode);
+	free(s->reload_error);
+	free(s->kernel_release);
+	free(s->hooks);
+	free(s->libbpf);
+	memset(s, 0, sizeof(*s));
+}
+
+static void put_str(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "\t%s=", key);
+	for (const char *p = v ? v : ""; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void put_u64(FILE *f, const char *key, uint64_t v)
+{
+	fprintf(f, "\t%s=%" PRIu64, key, v);
+}
+
+static void put_i64(FILE *f, const char *key, int64_t v)
+{
+	fprintf(f, "\t%s=%" PRId64, key, v);
+}
+
+int state_write(FILE *f, const struct daemon_status *s)
+{
+	fputs("daemon", f);
+	put_i64(f, "pid", s->pid);
+	put_str(f, "state", s->state);
+	put_str(f, "mode", s->mode);
+	put_u64(f, "started", s->started_usec);
+	put_u64(f, "updated", s->updated_usec);
+	put_u64(f, "interval", s->update_interval_usec);
+	put_u64(f, "generation", s->config_generation);
+	put_u64(f, "reloads", s->reloads);
+	put_str(f, "reload_error", s->reload_error);
+	put_str(f, "kernel", s->kernel_release);
+	put_u64(f, "supported", s->kernel_supported);
+	put_str(f, "hooks", s->hooks);
+	put_str(f, "libbpf", s->libbpf);
+	put_u64(f, "events_dropped", s->events_dropped);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->n_slices; i++) {
+		const struct slice_status *sl = &s->slices[i];
+
+		fputs("slice", f);
+		put_str(f, "name", sl->name);
+		put_i64(f, "priority", sl->priority);
+		put_u64(f, "level", sl->level);
+		put_i64(f, "slot", sl->slot);
+		put_str(f, "file", sl->file);
+		put_str(f, "cgroup", sl->cgroup);
+		put_u64(f, "cgroup_id", sl->cgroup_id);
+		put_str(f, "attach", sl->attach);
+		put_str(f, "reason", sl->reason);
+		put_str(f, "protect", sl->protect);
+		put_u64(f, "threshold", sl->fault_rate_threshold);
+		put_u64(f, "window", sl->window_usec);
+		put_u64(f, "hold", sl->hold_usec);
+		put_u64(f, "delay_ms", sl->delay_ms);
+		put_u64(f, "max_continuous", sl->max_continuous_usec);
+		put_u64(f, "max_usage", sl->max_usage);
+		fprintf(f, "\trate=%.1f", sl->fault_rate);
+		put_u64(f, "active", sl->active);
+		put_u64(f, "throttling", sl->throttling);
+		put_u64(f, "guard_tripped", sl->guard_tripped);
+		put_u64(f, "protect_suspended", sl->protect_suspended);
+		put_u64(f, "faults", sl->faults);
+		put_u64(f, "activations", sl->activations);
+		put_u64(f, "active_usec", sl->active_usec);
+		put_u64(f, "protect_decisions", sl->protect_decisions);
+		put_u64(f, "throttle_decisions", sl->throttle_decisions);
+		put_u64(f, "throttle_ms", sl->throttle_ms);
+		put_u64(f, "guard_trips", sl->guard_trips);
+		fputc('\n', f);
+	}
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int state_write_file(const char *path, const struct daemon_status *s)
+{
+	_cleanup_free_ char *tmp = strjoin3(path, ".tmp", "");
+	FILE *f;
+	int r;
+
+	if (!tmp)
+		return -ENOMEM;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	r = state_write(f, s);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (*r == '\\' && r[1]) {
+			r++;
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+static int set_str(char **field, const char *v)
+{
+	free(*field);
+	*field = strdup(v);
+	return *field ? 0 : -ENOMEM;
+}
+
+static uint64_t u64(const char *v)
+{
+	return strtoull(v, NULL, 10);
+}
+
+static int daemon_field(struct daemon_status *s, const char *k, const char *v)
+{
+	if (streq(k, "pid"))
+		s->pid = (pid_t)strtol(v, NULL, 10);
+	else if (streq(k, "state"))
+		return set_str(&s->state, v);
+	else if (streq(k, "mode"))
+		return set_str(&s->mode, v);
+	else if (streq(k, "started"))
+		s->started_usec = u64(v);
+	else if (streq(k, "updated"))
+		s->updated_usec = u64(v);
+	else if (streq(k, "interval"))
+		s->update_interval_usec = u64(v);
+	else if (streq(k, "generation"))
+		s->config_generation = u64(v);
+	else if (streq(k, "reloads"))
+		s->reloads = u64(v);
+	else if (streq(k, "reload_error"))
+		return set_str(&s->reload_error, v);
+	else if (streq(k, "kernel"))
+		return set_str(&s->kernel_release, v);
+	else if (streq(k, "supported"))
+		s->kernel_supported = u64(v) != 0;
+	else if (streq(k, "hooks"))
+		return set_str(&s->hooks, v);
+	else if (streq(k, "libbpf"))
+		return set_str(&s->libbpf, v);
+	else if (streq(k, "events_dropped"))
+		s->events_dropped = u64(v);
+	return 0;
+}
+
+static int slice_field(struct slice_status *s, const char *k, const char *v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} nums[] = {
+		{ "cgroup_id", offsetof(struct slice_status, cgroup_id) },
+		{ "threshold", offsetof(struct slice_status, fault_rate_threshold) },
+		{ "window", offsetof(struct slice_status, window_usec) },
+		{ "hold", offsetof(struct slice_status, hold_usec) },
+		{ "delay_ms", offsetof(struct slice_status, delay_ms) },
+		{ "max_continuous", offsetof(struct slice_status, max_continuous_usec) },
+		{ "max_usage", offsetof(struct slice_status, max_usage) },
+		{ "faults", offsetof(struct slice_status, faults) },
+		{ "activations", offsetof(struct slice_status, activations) },
+		{ "active_usec", offsetof(struct slice_status, active_usec) },
+		{ "protect_decisions", offsetof(struct slice_status, protect_decisions) },
+		{ "throttle_decisions", offsetof(struct slice_status, throttle_decisions) },
+		{ "throttle_ms", offsetof(struct slice_status, throttle_ms) },
+		{ "guard_trips", offsetof(struct slice_status, guard_trips) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
+		if (streq(k, nums[i].key)) {
+			*(uint64_t *)((char *)s + nums[i].off) = u64(v);
+			return 0;
+		}
+	if (streq(k, "name"))
+		return set_str(&s->name, v);
+	if (streq(k, "file"))
+		return set_str(&s->file, v);
+	if (streq(k, "cgroup"))
+		return set_str(&s->cgroup, v);
+	if (streq(k, "attach"))
+		return set_str(&s->attach, v);
+	if (streq(k, "reason"))
+		return set_str(&s->reason, v);
+	if (streq(k, "protect"))
+		return set_str(&s->protect, v);
+	if (streq(k, "priority"))
+		s->priority = strtol(v, NULL, 10);
+	else if (streq(k, "level"))
+		s->level = (unsigned)u64(v);
+	else if (streq(k, "slot"))
+		s->slot = (int)strtol(v, NULL, 10);
+	else if (streq(k, "rate"))
+		s->fault_rate = strtod(v, NULL);
+	else if (streq(k, "active"))
+		s->active = u64(v) != 0;
+	else if (streq(k, "throttling"))
+		s->throttling = u64(v) != 0;
+	else if (streq(k, "guard_tripped"))
+		s->guard_tripped = u64(v) != 0;
+	else if (streq(k, "protect_suspended"))
+		s->protect_suspended = u64(v) != 0;
+	return 0;
+}
+
+int state_read(FILE *f, struct daemon_status *ret)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	bool have_daemon = false;
+	ssize_t n;
+
+	memset(ret, 0, sizeof(*ret));
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct slice_status *sl = NULL;
+		char *save = NULL, *tok;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		tok = strtok_r(line, "\t", &save);
+		if (!tok)
+			continue;
+		if (streq(tok, "daemon")) {
+			have_daemon = true;
+		} else if (streq(tok, "slice")) {
+			struct slice_status *v = realloc(ret->slices, (ret->n_slices + 1) * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			ret->slices = v;
+			sl = &v[ret->n_slices++];
+			memset(sl, 0, sizeof(*sl));
+			sl->slot = -1;
+		} else {
+			continue; /* a record type from a newer memcgd */
+		}
+		while ((tok = strtok_r(NULL, "\t", &save))) {
+			char *eq = strchr(tok, '=');
+			int r;
+
+			if (!eq)
+				continue;
+			*eq = '\0';
+			unescape(eq + 1);
+			r = sl ? slice_field(sl, tok, eq + 1) : daemon_field(ret, tok, eq + 1);
+			if (r < 0)
+				return r;
+		}
+	}
+	return have_daemon ? 0 : -EBADMSG;
+}
+
+int state_read_file(const char *path, struct daemon_status *ret)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+
+	if (!f) {
+		memset(ret, 0, sizeof(*ret));
+		return -errno;
+	}
+	return state_read(f, ret);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What memcgd publishes in /run/memcgd/state for memcgctl, and how memcgctl reads it back.
+ *
+ * Format: one record per line, fields separated by tabs:
+ *   daemon<TAB>key=value<TAB>key=value...
+ *   slice<TAB>key=value...
+ * Values escape backslash, tab and newline as \\, \t, \n. Unknown keys are ignored, so
+ * memcgctl and memcgd of different versions still understand each other. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct slice_status {
+	char *name;
+	long priority;
+	unsigned level;
+	int slot;
+	char *file;          /* configuration file */
+	char *cgroup;        /* path below the cgroup2 root, "" while the slice is not running */
+	uint64_t cgroup_id;
+	char *attach;        /* attached | not-running | dry-run | failed */
+	char *reason;        /* why not attached, "" otherwise */
+	/* policy */
+	char *protect;       /* min | low | none */
+	uint64_t fault_rate_threshold; /* faults/s */
+	uint64_t window_usec;
+	uint64_t hold_usec;
+	uint64_t delay_ms;
+	uint64_t max_continuous_usec;  /* UINT64_MAX = no guard */
+	uint64_t max_usage;            /* UINT64_MAX = no cap */
+	/* live */
+	double fault_rate;   /* faults per second over the last update interval */
+	bool active;
+	bool throttling;     /* a higher priority is active and Delay>0 (memcgd throttles this slice now) */
+	bool guard_tripped;
+	bool protect_suspended;
+	uint64_t faults;
+	uint64_t activations;
+	uint64_t active_usec;
+	uint64_t protect_decisions;
+	uint64_t throttle_decisions;
+	uint64_t throttle_ms;
+	uint64_t guard_trips;
+	/* memory.* files, read by memcgctl at display time */
+	bool have_memory;
+	uint64_t memory_current, memory_min, memory_low, memory_high; /* UINT64_MAX = max */
+};
+
+struct daemon_status {
+	pid_t pid;
+	char *state;         /* starting | running | reloading | stopping */
+	char *mode;          /* enforce | dry-run */
+	uint64_t started_usec;  /* CLOCK_REALTIME */
+	uint64_t updated_usec;  /* CLOCK_REALTIME of this snapshot */
+	uint64_t update_interval_usec;
+	uint64_t config_generation;
+	uint64_t reloads;       /* reload attempts so far, successful or not */
+	char *reload_error;  /* "" when the last reload succeeded */
+	char *kernel_release;
+	bool kernel_supported;
+	char *hooks;         /* memcg_bpf_ops hooks of the running kernel, space separated */
+	char *libbpf;
+	uint64_t events_dropped;
+	struct slice_status *slices;
+	size_t n_slices;
+};
+
+void daemon_status_done(struct daemon_status *s);
+int state_write(FILE *f, const struct daemon_status *s);
+/* Writes atomically (temporary file + rename). */
+int state_write_file(const char *path, const struct daemon_status *s);
+int state_read(FILE *f, struct daemon_status *ret);
+int state_read_file(const char *path, struct daemon_status *ret);

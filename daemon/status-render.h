@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* memcgctl status output: aligned text and JSON. Pure: everything comes from the snapshot. */
+#pragma once
+
+#include <stdio.h>
+
+#include "state.h"
+
+/* slice: NULL for all slices. now_usec (CLOCK_REALTIME) dates the snapshot's age. */
+void status_render_text(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
+void status_render_json(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
+/* What memcgd is doing to the slice right now, in one word. */
+const char *slice_action(const struct slice_status *s);
+/* Writes s as a JSON string literal. */
+void json_string(FILE *f, const char *s);

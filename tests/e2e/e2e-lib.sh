@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for memcgd's VM end-to-end tests (sourced, not run). Runs inside the guest as root.
+set -euo pipefail
+
+E2E_FAULTER=${E2E_FAULTER:-/usr/lib/memcgd/faulter.py}
+E2E_UNITS=()
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*"; }
+fail() { log "FAIL: $*"; exit 1; }
+skip() { log "SKIP: $*"; exit 77; }
+
+e2e_require() {
+	[[ $EUID -eq 0 ]] || skip "needs root"
+	command -v memcgd >/dev/null || fail "memcgd is not installed"
+	command -v memcgctl >/dev/null || fail "memcgctl is not installed"
+	[[ -f /sys/fs/cgroup/cgroup.controllers ]] || fail "cgroup v2 is not mounted at /sys/fs/cgroup"
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers || fail "no memory controller"
+	command -v python3 >/dev/null || fail "python3 is missing"
+	# the project's kernel must offer the hooks; a kernel without them is a failure, not a skip
+	if ! python3 - <<'PY'
+import sys
+data = open("/sys/kernel/btf/vmlinux", "rb").read()
+sys.exit(0 if b"memcg_bpf_ops" in data else 1)
+PY
+	then
+		fail "kernel $(uname -r) has no memcg_bpf_ops in its BTF"
+	fi
+}
+
+# Fresh configuration and a stopped daemon.
+e2e_reset() {
+	systemctl stop memcgd.service 2>/dev/null || true
+	systemctl reset-failed memcgd.service 2>/dev/null || true
+	rm -rf /etc/memcgd.d /etc/memcgd.conf
+	mkdir -p /etc/memcgd.d
+}
+
+e2e_cleanup() {
+	local u
+	for u in "${E2E_UNITS[@]}"; do
+		systemctl stop "$u" 2>/dev/null || true
+	done
+	systemctl stop memcgd.service 2>/dev/null || true
+	systemctl stop high.slice low.slice late.slice e2e-a.slice e2e-b.slice e2e.slice 2>/dev/null || true
+	rm -rf /etc/memcgd.d /etc/memcgd.conf
+}
+
+# e2e_policy FILE NAME PRIORITY [extra lines...]
+e2e_policy() {
+	local file=$1 name=$2 prio=$3
+	shift 3
+	{
+		printf '[Slice]\nName=%s\nPriority=%s\n' "$name" "$prio"
+		local l
+		for l in "$@"; do printf '%s\n' "$l"; done
+	} >"/etc/memcgd.d/$file"
+}
+
+# The RFC's scenario with thresholds a TCG guest reaches easily.
+e2e_high_low_policies() {
+	e2e_policy 50-high.conf high.slice 50 '[Activity]' 'PageFaultRate=200' 'Window=500ms' 'Hold=500ms' \
+		'[Protect]' 'Mode=min' '[Throttle]' 'Delay=0'
+	e2e_policy 10-low.conf low.slice 10 '[Activity]' 'PageFaultRate=200' 'Window=500ms' 'Hold=500ms' \
+		'[Protect]' 'Mode=none' '[Throttle]' 'Delay=100ms' 'MaxContinuous=10min'
+}
+
+# e2e_run UNIT SLICE COMMAND...: a transient service in SLICE (memory accounting on)
+e2e_run() {
+	local unit=$1 slice=$2
+	shift 2
+	E2E_UNITS+=("$unit.service")
+	systemd-run --quiet --unit="$unit" --slice="$slice" -p MemoryAccounting=yes --collect "$@"
+}
+
+e2e_start_memcgd() {
+	systemctl start memcgd.service || { journalctl -u memcgd --no-pager -n 50; fail "memcgd did not start"; }
+}
+
+# e2e_wait SECONDS DESCRIPTION COMMAND...: poll every 0.2 s
+e2e_wait() {
+	local timeout=$1 what=$2
+	shift 2
+	local end=$((SECONDS + timeout))
+	while ((SECONDS < end)); do
+		if "$@" >/dev/null 2>&1; then return 0; fi
+		sleep 0.2
+	done
+	log "timed out after ${timeout}s waiting for: $what"
+	memcgctl status || true
+	journalctl -u memcgd --no-pager -n 40 || true
+	fail "$what"
+}
+
+# e2e_json EXPR: evaluates a python expression on `memcgctl status --json` as `s`,
+# with slice(name) returning that slice's object; prints the result.
+e2e_json() {
+	memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+def slice(name):
+    for x in s["slices"]:
+        if x["name"] == name:
+            return x
+    raise SystemExit("no slice " + name + " in status")
+r = eval(sys.argv[1])
+print(json.dumps(r) if not isinstance(r, str) else r)
+' "$1"
+}
+
+# e2e_true EXPR: succeeds when the expression is true
+e2e_true() {
+	[[ "$(e2e_json "$1")" == "true" ]]
+}
+
+e2e_attached() { e2e_true "slice('$1')['attached']"; }
+e2e_not_running() { e2e_true "slice('$1')['attach_state'] == 'not-running'"; }
+
+e2e_memcgd_pid() { systemctl show -P MainPID memcgd.service; }

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Host stand-in for vmlinux.h: just the kernel types memcgd.bpf.c touches, so that its logic
+ * can be unit-tested as plain C (test-bpf-logic.c). Nothing here is loaded into a kernel. */
+#ifndef __VMLINUX_H__
+#define __VMLINUX_H__
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef __u64 u64;
+typedef __u32 u32;
+
+enum vm_event_item {
+	PGPGIN = 0,
+	PGFAULT = 17,
+	PGMAJFAULT = 18,
+};
+
+struct kernfs_node {
+	struct kernfs_node *parent;
+	__u64 id;
+};
+
+struct cgroup {
+	struct kernfs_node *kn;
+};
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+};
+
+struct trace_entry {
+	unsigned short type;
+};
+
+struct trace_event_raw_memcg_rstat_events {
+	struct trace_entry ent;
+	__u64 id;
+	int item;
+	unsigned long val;
+};
+
+struct memcg_bpf_ops {
+	void *handle_cgroup_online;
+	void *handle_cgroup_offline;
+	void *below_low;
+	void *below_min;
+	void *get_high_delay_ms;
+};
+
+#endif

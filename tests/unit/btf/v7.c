@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* BTF of a later RFC (v7): get_high_delay_ms gone, memcg_charged added. */
+#define bool _Bool
+struct mem_cgroup;
+struct memcg_bpf_ops {
+	void (*handle_cgroup_online)(struct mem_cgroup *memcg);
+	void (*handle_cgroup_offline)(struct mem_cgroup *memcg);
+	bool (*below_low)(struct mem_cgroup *memcg, unsigned long elow, unsigned long usage);
+	bool (*below_min)(struct mem_cgroup *memcg, unsigned long emin, unsigned long usage);
+	void (*memcg_charged)(struct mem_cgroup *memcg, unsigned int nr_pages);
+};
+struct trace_event_raw_memcg_rstat_events {
+	unsigned long long id;
+};
+struct memcg_bpf_ops ops;
+struct trace_event_raw_memcg_rstat_events tp;

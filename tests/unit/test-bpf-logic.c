@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The policy logic of bpf/memcgd.bpf.c, run as plain C on the host: maps are in-memory tables
+ * and the clock is a variable (bpf-shim/). Nothing is loaded into a kernel. What the verifier
+ * and concurrent CPUs do is tested in the guest (tests/e2e); this pins down the semantics:
+ * windows, activation, levels, protection, throttling, the guard, cgroup resolution, the
+ * generation switch, and the cost of an unmanaged fault.
+ */
+#include "memcgd.bpf.c"
+
+#include "tests.h"
+
+#define MS 1000000ULL
+#define SEC_NS 1000000000ULL
+
+static struct kernfs_node kn_root = { .id = 1 };
+static struct kernfs_node kn_high = { .parent = &kn_root, .id = 100 };
+static struct kernfs_node kn_high_svc = { .parent = &kn_high, .id = 101 };
+static struct kernfs_node kn_low = { .parent = &kn_root, .id = 200 };
+static struct kernfs_node kn_other = { .parent = &kn_root, .id = 300 };
+static struct cgroup cg_high = { &kn_high }, cg_high_svc = { &kn_high_svc }, cg_low = { &kn_low },
+		     cg_other = { &kn_other };
+static struct mem_cgroup mc_high = { { &cg_high } }, mc_high_svc = { { &cg_high_svc } }, mc_low = { { &cg_low } },
+			 mc_other = { { &cg_other } };
+
+enum { HIGH = 0, LOW = 1 };
+
+static void set_policy(__u32 gen, __u32 slot, __u64 per_window, __u32 level, __u32 protect, __u32 delay_ms,
+		       __u64 max_throttle_ns)
+{
+	struct memcgd_policy p = {
+		.faults_per_window = per_window,
+		.window_ns = SEC_NS,
+		.hold_ns = 500 * MS,
+		.max_throttle_ns = max_throttle_ns,
+		.level = level,
+		.protect = protect,
+		.delay_ms = delay_ms,
+		.flags = MEMCGD_POLICY_IN_USE,
+	};
+	__u32 key = gen * MEMCGD_MAX_SLICES + slot;
+
+	bpf_map_update_elem(&policies, &key, &p, BPF_ANY);
+}
+
+static void map_cgroup(__u64 id, __u32 slot)
+{
+	bpf_map_update_elem(&slice_of, &id, &slot, BPF_ANY);
+}
+
+static void fault(__u64 cgroup_id, int item, unsigned long n)
+{
+	struct trace_event_raw_memcg_rstat_events ctx = { .id = cgroup_id, .item = item, .val = n };
+
+	memcgd_count_events(&ctx);
+}
+
+static struct memcgd_slice_state *state(__u32 slot)
+{
+	return bpf_map_lookup_elem(&slice_state, &slot);
+}
+
+static struct memcgd_event *event(unsigned i)
+{
+	return i < shim_n_events ? (struct memcgd_event *)shim_events[i].data : NULL;
+}
+
+static void setup(void)
+{
+	SHIM_MAP(slice_of, 1);
+	SHIM_MAP(policies, 0);
+	SHIM_MAP(slice_state, 0);
+	SHIM_MAP(protect_suspended, 0);
+	SHIM_MAP(levels, 0);
+	shim_register(&events, 0, 4, 4, 1);
+	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
+	map_cgroup(kn_high.id, HIGH);
+	map_cgroup(kn_low.id, LOW);
+	shim_now_ns = 1000 * SEC_NS + 100 * MS; /* 100ms into window 1000 */
+}
+
+static void test_unmanaged_cost(void)
+{
+	unsigned long before = shim_lookups;
+
+	fault(kn_other.id, PGFAULT, 1);
+	CHECK(shim_lookups - before == 1); /* one lookup, nothing else */
+	before = shim_lookups;
+	fault(kn_high.id, PGMAJFAULT, 1);
+	fault(kn_other.id, PGPGIN, 5);
+	CHECK(shim_lookups - before == 0); /* other events: no lookup at all */
+	CHECK(state(HIGH)->faults == 0);
+}
+
+static void test_activation(void)
+{
+	struct memcgd_slice_state *s = state(HIGH);
+
+	fault(kn_high.id, PGFAULT, 99);
+	CHECK(s->faults == 99);
+	CHECK(s->active_until_ns == 0);
+	CHECK(s->activations == 0);
+	fault(kn_high.id, PGFAULT, 1); /* the 100th in this window */
+	CHECK(s->activations == 1);
+	/* active through the next window, plus hold */
+	CHECK(s->active_until_ns == 1002 * SEC_NS + 500 * MS);
+	CHECK(s->active_since_ns == shim_now_ns);
+	CHECK(shim_n_events == 1 && event(0)->type == MEMCGD_EV_ACTIVATED && event(0)->slot == HIGH &&
+	      event(0)->value == 100);
+	fault(kn_high.id, PGFAULT, 50); /* still active: no second edge */
+	CHECK(s->activations == 1 && shim_n_events == 1);
+
+	/* a new window starts from zero: 60 faults are not enough to extend */
+	shim_now_ns = 1001 * SEC_NS + 10 * MS;
+	fault(kn_high.id, PGFAULT, 60);
+	CHECK(s->window_id == 1001);
+	CHECK(s->active_until_ns == 1002 * SEC_NS + 500 * MS);
+	fault(kn_high.id, PGFAULT, 40); /* 100 in window 1001: extends */
+	CHECK(s->active_until_ns == 1003 * SEC_NS + 500 * MS);
+	CHECK(s->faults == 250);
+
+	/* a child cgroup of the slice counts for it */
+	map_cgroup(kn_high_svc.id, HIGH);
+	fault(kn_high_svc.id, PGFAULT, 7);
+	CHECK(s->faults == 257);
+}
+
+static void test_protect(void)
+{
+	__u32 one = 1, zero = 0, key = HIGH;
+
+	/* high is active with Mode=min */
+	CHECK(memcgd_below_min(&mc_high));
+	CHECK(!memcgd_below_low(&mc_high));
+	CHECK(memcgd_below_min(&mc_high_svc)); /* its services too */
+	CHECK(state(HIGH)->protect_decisions == 2);
+	CHECK(!memcgd_below_min(&mc_low));    /* Mode=none */
+	CHECK(!memcgd_below_min(&mc_other));  /* unmanaged */
+	bpf_map_update_elem(&protect_suspended, &key, &one, BPF_ANY);
+	CHECK(!memcgd_below_min(&mc_high));   /* over MaxUsage= */
+	bpf_map_update_elem(&protect_suspended, &key, &zero, BPF_ANY);
+	CHECK(memcgd_below_min(&mc_high));
+}
+
+static void test_throttle_and_guard(void)
+{
+	struct memcgd_slice_state *s = state(LOW);
+	unsigned events_before = shim_n_events;
+
+	/* high (level 1) active: low (level 0) gets its delay, high itself never */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);
+	CHECK(memcgd_get_high_delay_ms(&mc_high) == 0);
+	CHECK(memcgd_get_high_delay_ms(&mc_other) == 0);
+	CHECK(s->throttle_decisions == 1 && s->throttle_ms == 100);
+
+	/* continuous throttling, decisions 100ms apart, high kept busy: the guard trips after 3s */
+	for (int i = 0; i < 29; i++) {
+		shim_now_ns += 100 * MS;
+		if (i % 5 == 0)
+			fault(kn_high.id, PGFAULT, 100);
+		CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);
+	}
+	CHECK(s->guard_tripped == 0);
+	for (int i = 0; i < 3; i++) {
+		shim_now_ns += 100 * MS;
+		memcgd_get_high_delay_ms(&mc_low);
+	}
+	CHECK(s->guard_tripped == 1);
+	CHECK(s->guard_trips == 1);
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	CHECK(shim_n_events == events_before + 1 && event(events_before)->type == MEMCGD_EV_GUARD_TRIPPED &&
+	      event(events_before)->slot == LOW && event(events_before)->value > 3 * SEC_NS);
+	/* once high goes idle and expires, the next decision clears the guard */
+	shim_now_ns += 10 * SEC_NS;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	CHECK(s->guard_tripped == 0);
+	CHECK(event(shim_n_events - 1)->type == MEMCGD_EV_GUARD_CLEARED);
+	/* the expired level was cleared from the mask */
+	{
+		__u32 g = 0;
+		struct memcgd_levels *l = bpf_map_lookup_elem(&levels, &g);
+
+		CHECK(l && l->active_mask == 0);
+	}
+	/* the protection ended as well */
+	CHECK(!memcgd_below_min(&mc_high));
+}
+
+static void test_reactivation_accounts_time(void)
+{
+	struct memcgd_slice_state *s = state(HIGH);
+	__u64 until = s->active_until_ns, since = s->active_since_ns;
+
+	fault(kn_high.id, PGFAULT, 100); /* new episode */
+	CHECK(s->activations == 2);
+	CHECK(s->active_ns == until - since);
+}
+
+static void test_resolve_and_hooks(void)
+{
+	struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 102 };
+	struct cgroup cg_new = { &kn_new };
+	struct mem_cgroup mc_new = { { &cg_new } };
+	struct kernfs_node kn_deep = { .parent = &kn_new, .id = 103 };
+	struct cgroup cg_deep = { &kn_deep };
+	struct mem_cgroup mc_deep = { { &cg_deep } };
+	__u32 *slot;
+	__u64 id;
+
+	/* handle_cgroup_online maps a new cgroup to the slice of its nearest mapped ancestor */
+	memcgd_cgroup_online(&mc_new);
+	id = 102;
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	CHECK(slot && *slot == HIGH);
+	/* a cgroup nobody told us about: the hooks walk up and cache the answer */
+	id = 103;
+	CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
+	CHECK(resolve_slice(&mc_deep) == HIGH);
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	CHECK(slot && *slot == HIGH);
+	/* offline forgets it */
+	memcgd_cgroup_offline(&mc_new);
+	id = 102;
+	CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
+	CHECK(resolve_slice(&mc_other) == -1);
+}
+
+static void test_generation_switch(void)
+{
+	/* generation 1 makes low the higher priority and gives high a delay */
+	set_policy(1, HIGH, 100, 0, MEMCGD_PROTECT_NONE, 40, 0);
+	set_policy(1, LOW, 100, 1, MEMCGD_PROTECT_LOW, 0, 0);
+	shim_now_ns += 10 * SEC_NS;
+	active_gen = 1;
+	fault(kn_low.id, PGFAULT, 100);
+	CHECK(memcgd_below_low(&mc_low));
+	CHECK(memcgd_get_high_delay_ms(&mc_high) == 40);
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	/* a slot without a policy in the active generation is ignored entirely */
+	{
+		struct memcgd_policy none = {};
+		__u32 key = 1 * MEMCGD_MAX_SLICES + HIGH;
+
+		bpf_map_update_elem(&policies, &key, &none, BPF_ANY);
+		CHECK(memcgd_get_high_delay_ms(&mc_high) == 0);
+	}
+	active_gen = 0;
+}
+
+int main(void)
+{
+	setup();
+	test_unmanaged_cost();
+	test_activation();
+	test_protect();
+	test_throttle_and_guard();
+	test_reactivation_accounts_time();
+	test_resolve_and_hooks();
+	test_generation_switch();
+	return test_summary("test-bpf-logic");
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Directory precedence, masking, lexical order, and whole-configuration checks. */
+#include <errno.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf-files.h"
+#include "conf.h"
+#include "tests.h"
+
+static char root[] = "/tmp/memcgd-test-XXXXXX";
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[512], dir[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void link_null(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	CHECK(symlink("/dev/null", path) == 0);
+}
+
+static const char *rel(const char *path)
+{
+	return path + strlen(root);
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(p);
+}
+
+static void slice_text(char *buf, size_t len, const char *name, int prio)
+{
+	snprintf(buf, len, "[Slice]\nName=%s\nPriority=%d\n", name, prio);
+}
+
+static void test_precedence_and_masking(void)
+{
+	struct conf_file_list l = {};
+	struct diag_list d = {};
+	char t[256];
+
+	slice_text(t, sizeof(t), "etc.slice", 1);
+	write_file("/etc/memcgd.d/50-db.conf", t);
+	write_file("/usr/lib/memcgd.d/50-db.conf", "[Slice]\nName=usr.slice\nPriority=1\n");  /* masked by /etc */
+	write_file("/usr/lib/memcgd.d/10-first.conf", "[Slice]\nName=first.slice\nPriority=1\n");
+	write_file("/run/memcgd.d/70-run.conf", "[Slice]\nName=run.slice\nPriority=1\n");
+	write_file("/usr/local/lib/memcgd.d/70-run.conf", "[Slice]\nName=local.slice\nPriority=1\n");
+	write_file("/usr/lib/memcgd.d/80-masked.conf", "[Slice]\nName=masked.slice\nPriority=1\n");
+	link_null("/etc/memcgd.d/80-masked.conf");
+	write_file("/usr/lib/memcgd.d/85-empty-mask.conf", "[Slice]\nName=emptymasked.slice\nPriority=1\n");
+	write_file("/run/memcgd.d/85-empty-mask.conf", "");
+	write_file("/usr/local/lib/memcgd.d/90-local.conf", "[Slice]\nName=local2.slice\nPriority=1\n");
+	write_file("/etc/memcgd.d/README", "not a .conf file");
+	write_file("/etc/memcgd.d/.hidden.conf", "garbage");
+
+	CHECK(conf_files_list(root, &l, &d) == 0);
+	CHECK(d.n == 0);
+	CHECK(l.n == 4);
+	if (l.n == 4) {
+		/* lexical order by file name, whatever the directory */
+		CHECK_STREQ(rel(l.paths[0]), "/usr/lib/memcgd.d/10-first.conf");
+		CHECK_STREQ(rel(l.paths[1]), "/etc/memcgd.d/50-db.conf");
+		CHECK_STREQ(rel(l.paths[2]), "/run/memcgd.d/70-run.conf");
+		CHECK_STREQ(rel(l.paths[3]), "/usr/local/lib/memcgd.d/90-local.conf");
+	}
+	conf_file_list_done(&l);
+	diag_list_clear(&d);
+}
+
+static void test_main_conf(void)
+{
+	char *p = NULL;
+
+	CHECK(conf_main_file(root, &p) == 0);
+	CHECK(p == NULL);
+	write_file("/usr/lib/memcgd.conf", "[Daemon]\nDryRun=yes\n");
+	CHECK(conf_main_file(root, &p) == 0);
+	CHECK(p && strcmp(rel(p), "/usr/lib/memcgd.conf") == 0);
+	free(p);
+	write_file("/etc/memcgd.conf", "[Daemon]\nDryRun=no\n");
+	CHECK(conf_main_file(root, &p) == 0);
+	CHECK(p && strcmp(rel(p), "/etc/memcgd.conf") == 0);
+	free(p);
+	unlink(strcat(strcpy((char[512]){ 0 }, root), "/etc/memcgd.conf"));
+	link_null("/run/memcgd.conf");
+	CHECK(conf_main_file(root, &p) == 0);
+	CHECK(p == NULL); /* masked */
+	unlink(strcat(strcpy((char[512]){ 0 }, root), "/run/memcgd.conf"));
+	unlink(strcat(strcpy((char[512]){ 0 }, root), "/usr/lib/memcgd.conf"));
+}
+
+static void test_load(void)
+{
+	struct memcgd_config c;
+	struct diag_list d = {};
+
+	/* defaults from memcgd.conf reach the slice files, which override them */
+	write_file("/etc/memcgd.conf", "[Activity]\nPageFaultRate=77\n[Throttle]\nDelay=20ms\n");
+	write_file("/etc/memcgd.d/60-x.conf", "[Slice]\nName=x.slice\nPriority=3\n[Throttle]\nDelay=30ms\n");
+	CHECK(config_load(root, &c, &d) == 0);
+	CHECK(d.n == 0);
+	CHECK(c.n_slices == 5);
+	for (size_t i = 0; i < c.n_slices; i++) {
+		CHECK(c.slices[i].settings.fault_rate == 77);
+		if (strcmp(c.slices[i].name, "x.slice") == 0)
+			CHECK(c.slices[i].settings.throttle_delay_usec == 30000);
+		else
+			CHECK(c.slices[i].settings.throttle_delay_usec == 20000);
+	}
+	CHECK(c.daemon.file && strcmp(rel(c.daemon.file), "/etc/memcgd.conf") == 0);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+}
+
+static void test_cross_file_errors(void)
+{
+	struct memcgd_config c;
+	struct diag_list d = {};
+	char buf[512];
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/etc/memcgd.d", root);
+	/* duplicate slice: the later file is the error, naming the first */
+	write_file("/etc/memcgd.d/61-dup.conf", "# again\n[Slice]\nName=x.slice\nPriority=3\n");
+	/* nested slice outranking its parent */
+	write_file("/etc/memcgd.d/62-parent.conf", "[Slice]\nName=app.slice\nPriority=10\n");
+	write_file("/etc/memcgd.d/63-child.conf", "[Slice]\nName=app-web.slice\nPriority=20\n");
+	/* a nested slice at a lower priority is fine */
+	write_file("/etc/memcgd.d/64-child2.conf", "[Slice]\nName=app-batch.slice\nPriority=5\n");
+	/* and a broken file is reported too, the others still parsed */
+	write_file("/etc/memcgd.d/65-broken.conf", "[Slice]\nName=broken.slice\nPriority=1\n[Protect]\nMode=maximum\n");
+
+	CHECK(config_load(root, &c, &d) == -EINVAL);
+	CHECK(d.n == 3);
+	for (size_t i = 0; i < d.n; i++) {
+		diag_format(&d.items[i], buf, sizeof(buf));
+		if (strstr(buf, "duplicate")) {
+			CHECK_CONTAINS(buf, "61-dup.conf:3: duplicate slice x.slice: already configured in ");
+			CHECK_CONTAINS(buf, "60-x.conf:2");
+		} else if (strstr(buf, "outrank")) {
+			CHECK_CONTAINS(buf, "63-child.conf:3: Priority=20 conflicts with the enclosing slice app.slice "
+					    "(Priority=10 at ");
+			CHECK_CONTAINS(buf, "62-parent.conf:3)");
+		} else {
+			CHECK_CONTAINS(buf, "65-broken.conf:5: Mode='maximum' is not a protection mode");
+		}
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	/* memcgctl check FILE...: just those files, memcgd.conf first whatever its position */
+	{
+		char p1[512], p2[512], p3[512];
+		char *files[3] = { p1, p2, p3 };
+
+		snprintf(p1, sizeof(p1), "%s/etc/memcgd.d/62-parent.conf", root);
+		snprintf(p2, sizeof(p2), "%s/etc/memcgd.d/64-child2.conf", root);
+		snprintf(p3, sizeof(p3), "%s/etc/memcgd.conf", root);
+		CHECK(config_load_files(files, 3, &c, &d) == 0);
+		CHECK(d.n == 0);
+		CHECK(c.n_slices == 2);
+		CHECK(c.n_slices == 2 && c.slices[0].settings.fault_rate == 77);
+		memcgd_config_done(&c);
+		files[1] = strcat(strcpy((char[512]){ 0 }, root), "/etc/memcgd.d/63-child.conf");
+		CHECK(config_load_files(files, 2, &c, &d) == -EINVAL);
+		CHECK(d.n == 1);
+		memcgd_config_done(&c);
+		diag_list_clear(&d);
+	}
+}
+
+static void test_slice_names(void)
+{
+	char *p;
+
+	CHECK(slice_name_valid("database.slice"));
+	CHECK(slice_name_valid("system-getty.slice"));
+	CHECK(slice_name_valid("user-1000.slice"));
+	CHECK(!slice_name_valid("-.slice"));
+	CHECK(slice_is_ancestor("a.slice", "a-b.slice"));
+	CHECK(slice_is_ancestor("a.slice", "a-b-c.slice"));
+	CHECK(slice_is_ancestor("a-b.slice", "a-b-c.slice"));
+	CHECK(!slice_is_ancestor("a.slice", "ab.slice"));
+	CHECK(!slice_is_ancestor("a.slice", "a.slice"));
+	CHECK(!slice_is_ancestor("a-b.slice", "a.slice"));
+	p = slice_cgroup_path("a-b-c.slice");
+	CHECK_STREQ(p, "a.slice/a-b.slice/a-b-c.slice");
+	free(p);
+	p = slice_cgroup_path("database.slice");
+	CHECK_STREQ(p, "database.slice");
+	free(p);
+}
+
+int main(void)
+{
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_precedence_and_masking();
+	test_main_conf();
+	test_load();
+	test_cross_file_errors();
+	test_slice_names();
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return test_summary("test-conf-files");
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Parsing of one slice file / memcgd.conf: every key, every error class, file:line. */
+#include <errno.h>
+
+#include "conf-parse.h"
+#include "tests.h"
+#include "units-parse.h"
+
+struct result {
+	int r;
+	struct slice_conf slice;
+	struct diag_list d;
+	char all[4096]; /* every diagnostic, "file:line: message\n" */
+};
+
+static void collect(struct result *res)
+{
+	size_t off = 0;
+	char buf[1024];
+
+	res->all[0] = '\0';
+	for (size_t i = 0; i < res->d.n; i++) {
+		int w = snprintf(res->all + off, sizeof(res->all) - off, "%s\n",
+				 diag_format(&res->d.items[i], buf, sizeof(buf)));
+		if (w > 0 && (size_t)w < sizeof(res->all) - off)
+			off += (size_t)w;
+	}
+}
+
+static void parse_slice(const char *text, struct result *res)
+{
+	struct slice_settings defaults;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	memset(res, 0, sizeof(*res));
+	slice_settings_init(&defaults);
+	res->r = conf_parse_slice_stream(f, "/etc/memcgd.d/50-test.conf", &defaults, &res->slice, &res->d);
+	fclose(f);
+	collect(res);
+}
+
+static void done(struct result *res)
+{
+	slice_conf_done(&res->slice);
+	diag_list_clear(&res->d);
+}
+
+static void test_every_key(void)
+{
+	struct result res;
+
+	parse_slice("# database\n"
+		    "[Slice]\n"
+		    "Name=database.slice\n"
+		    "Priority=50\n"
+		    "\n"
+		    "[Activity]\n"
+		    "PageFaultRate=20k\n"
+		    "Window=500ms\n"
+		    "Hold=3s\n"
+		    "[Protect]\n"
+		    "Mode=min\n"
+		    "MaxUsage=4G\n"
+		    "[Throttle]\n"
+		    "Delay=250ms\n"
+		    "MaxContinuous=10min\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.d.n == 0);
+	CHECK_STREQ(res.slice.name, "database.slice");
+	CHECK(res.slice.priority == 50);
+	CHECK(res.slice.name_line == 3);
+	CHECK(res.slice.priority_line == 4);
+	CHECK(res.slice.settings.fault_rate == 20000);
+	CHECK(res.slice.settings.window_usec == 500000);
+	CHECK(res.slice.settings.hold_usec == 3000000);
+	CHECK(res.slice.settings.protect == PROTECT_MIN);
+	CHECK(res.slice.settings.protect_max_usage == 4ULL << 30);
+	CHECK(res.slice.settings.throttle_delay_usec == 250000);
+	CHECK(res.slice.settings.throttle_max_usec == 600000000ULL);
+	done(&res);
+}
+
+static void test_defaults(void)
+{
+	struct result res;
+	struct slice_settings def;
+
+	slice_settings_init(&def);
+	parse_slice("[Slice]\nName=batch.slice\nPriority=0\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.fault_rate == def.fault_rate);
+	CHECK(res.slice.settings.window_usec == USEC_PER_SEC);
+	CHECK(res.slice.settings.protect == PROTECT_LOW);
+	CHECK(res.slice.settings.protect_max_usage == SIZE_INFINITY);
+	CHECK(res.slice.settings.throttle_delay_usec == 100000);
+	CHECK(res.slice.settings.throttle_max_usec == 300 * USEC_PER_SEC);
+	done(&res);
+
+	parse_slice("[Slice]\nName=batch.slice\nPriority=0\n[Protect]\nMaxUsage=infinity\nMode=none\n"
+		    "[Throttle]\nDelay=0\nMaxContinuous=infinity\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.protect == PROTECT_NONE);
+	CHECK(res.slice.settings.throttle_delay_usec == 0);
+	CHECK(res.slice.settings.throttle_max_usec == USEC_INFINITY);
+	done(&res);
+}
+
+/* One bad line in an otherwise valid file: exactly one diagnostic naming that line. */
+static void expect_error(const char *section, const char *line, const char *message)
+{
+	char text[1024];
+	struct result res;
+	char where[64];
+
+	snprintf(text, sizeof(text), "[Slice]\nName=web.slice\nPriority=10\n%s\n%s\n", section, line);
+	parse_slice(text, &res);
+	snprintf(where, sizeof(where), "/etc/memcgd.d/50-test.conf:5: ");
+	if (res.r != -EINVAL || res.d.n != 1)
+		fprintf(stderr, "for \"%s\" got:\n%s", line, res.all);
+	CHECK(res.r == -EINVAL);
+	CHECK(res.d.n == 1);
+	CHECK_CONTAINS(res.all, where);
+	CHECK_CONTAINS(res.all, message);
+	done(&res);
+}
+
+static void test_bad_values(void)
+{
+	expect_error("[Activity]", "PageFaultRate=0", "PageFaultRate='0' is not a page-fault rate");
+	expect_error("[Activity]", "PageFaultRate=fast", "is not a page-fault rate");
+	expect_error("[Activity]", "PageFaultRate=2G", "is not a page-fault rate");
+	expect_error("[Activity]", "Window=5ms", "Window='5ms' is not a window");
+	expect_error("[Activity]", "Window=2h", "is not a window");
+	expect_error("[Activity]", "Window=soon", "is not a window");
+	expect_error("[Activity]", "Hold=2h", "Hold='2h' is not a hold time");
+	expect_error("[Activity]", "Hold=-1s", "is not a hold time");
+	expect_error("[Protect]", "Mode=max", "Mode='max' is not a protection mode");
+	expect_error("[Protect]", "MaxUsage=0", "MaxUsage='0' is not a size");
+	expect_error("[Protect]", "MaxUsage=lots", "is not a size");
+	expect_error("[Throttle]", "Delay=3s", "Delay='3s' is not a throttle delay");
+	expect_error("[Throttle]", "Delay=1500us", "whole milliseconds");
+	expect_error("[Throttle]", "MaxContinuous=500ms", "MaxContinuous='500ms' is not a time limit");
+	expect_error("[Throttle]", "MaxContinuous=", "MaxContinuous= has no value");
+}
+
+static void test_structure_errors(void)
+{
+	struct result res;
+
+	expect_error("[Activity]", "Rate=100", "unknown key Rate= in section [Activity]");
+	expect_error("[Limits]", "Max=1", "unknown section [Limits]");
+	expect_error("[Daemon]", "DryRun=yes", "section [Daemon] does not belong in a slice file");
+	expect_error("[Activity]", "this is not a key value line", "syntax error");
+
+	/* a malformed header is reported once; its keys do not cascade into more errors */
+	parse_slice("[Slice]\nName=web.slice\nPriority=10\n[Activity\nWindow=1s\n", &res);
+	CHECK(res.r == -EINVAL);
+	CHECK(res.d.n == 1);
+	CHECK_CONTAINS(res.all, "/etc/memcgd.d/50-test.conf:4: syntax error: section header without ']'");
+	done(&res);
+
+	/* duplicate keys name both lines */
+	parse_slice("[Slice]\nName=a.slice\nPriority=1\nPriority=2\n", &res);
+	CHECK(res.r == -EINVAL);
+	CHECK(res.d.n == 1);
+	CHECK_CONTAINS(res.all, "50-test.conf:4: Priority= is set twice in this file (first at line 3)");
+	done(&res);
+
+	/* keys before any section */
+	parse_slice("Name=a.slice\n[Slice]\nName=a.slice\nPriority=1\n", &res);
+	CHECK(res.r == -EINVAL);
+	CHECK_CONTAINS(res.all, "50-test.conf:1: Name= appears before any section header");
+	done(&res);
+
+	/* missing Name= and Priority= point at the [Slice] header */
+	parse_slice("# comment\n\n[Slice]\n", &res);
+	CHECK(res.r == -EINVAL);
+	CHECK(res.d.n == 2);
+	CHECK_CONTAINS(res.all, "50-test.conf:3: missing Name= in section [Slice]");
+	CHECK_CONTAINS(res.all, "50-test.conf:3: missing Priority= in section [Slice]");
+	done(&res);
+
+	/* an empty-looking file without [Slice]: line 1 */
+	parse_slice("; nothing\n", &res);
+	CHECK_CONTAINS(res.all, "50-test.conf:1: missing Name=");
+	done(&res);
+
+	/* invalid slice names */
+	const char *bad_names[] = { "database", "-.slice", ".slice", "a--b.slice", "-a.slice", "a-.slice",
+				    "data base.slice", "a/b.slice", "database.service" };
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		char text[256];
+
+		snprintf(text, sizeof(text), "[Slice]\nName=%s\nPriority=1\n", bad_names[i]);
+		parse_slice(text, &res);
+		CHECK(res.r == -EINVAL);
+		CHECK_CONTAINS(res.all, "50-test.conf:2: Name=");
+		CHECK_CONTAINS(res.all, "is not a valid slice unit name");
+		done(&res);
+	}
+
+	/* priority out of range */
+	parse_slice("[Slice]\nName=a.slice\nPriority=1001\n", &res);
+	CHECK_CONTAINS(res.all, "50-test.conf:3: Priority='1001' is not a priority: expected an integer from 0 to 1000");
+	done(&res);
+	parse_slice("[Slice]\nName=a.slice\nPriority=high\n", &res);
+	CHECK_CONTAINS(res.all, "50-test.conf:3: Priority='high' is not a priority");
+	done(&res);
+
+	/* rate x window below one fault */
+	parse_slice("[Slice]\nName=a.slice\nPriority=1\n[Activity]\nPageFaultRate=1\nWindow=100ms\n", &res);
+	CHECK(res.r == -EINVAL);
+	CHECK_CONTAINS(res.all, "50-test.conf:5: PageFaultRate= times Window= is less than one fault per window");
+	done(&res);
+
+	/* several errors are all reported, each with its line */
+	parse_slice("[Slice]\nName=a.slice\nPriority=x\n[Activity]\nWindow=1y\nBogus=1\n", &res);
+	CHECK(res.d.n == 3);
+	CHECK_CONTAINS(res.all, ":3: Priority=");
+	CHECK_CONTAINS(res.all, ":5: Window=");
+	CHECK_CONTAINS(res.all, ":6: unknown key Bogus=");
+	done(&res);
+}
+
+static void test_lexical(void)
+{
+	struct result res;
+	char text[1024];
+
+	/* comments, blank lines, spaces around '=', CRLF */
+	parse_slice("; a comment\r\n#another\r\n[Slice]\r\nName = web.slice\r\n  Priority= 7 \r\n", &res);
+	CHECK(res.r == 0);
+	CHECK_STREQ(res.slice.name, "web.slice");
+	CHECK(res.slice.priority == 7);
+	done(&res);
+
+	/* an over-long line is reported with its number and does not shift the following lines */
+	memset(text, 0, sizeof(text));
+	strcpy(text, "[Slice]\nName=web.slice\n# ");
+	memset(text + strlen(text), 'x', 400);
+	strcat(text, "\nPriority=oops\n");
+	parse_slice(text, &res);
+	CHECK_CONTAINS(res.all, "50-test.conf:3: line too long");
+	CHECK_CONTAINS(res.all, "50-test.conf:4: Priority='oops'");
+	done(&res);
+}
+
+static void test_main_file(void)
+{
+	struct daemon_conf dc;
+	struct diag_list d = {};
+	const char *text = "[Daemon]\nDryRun=yes\nUpdateInterval=500ms\n"
+			   "[Activity]\nPageFaultRate=50\nWindow=2s\nHold=0\n"
+			   "[Protect]\nMode=min\n[Throttle]\nDelay=1s\nMaxContinuous=1min\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	char buf[256];
+
+	daemon_conf_init(&dc);
+	CHECK(conf_parse_main_stream(f, "/etc/memcgd.conf", &dc, &d) == 0);
+	fclose(f);
+	CHECK(d.n == 0);
+	CHECK(dc.dry_run);
+	CHECK(dc.update_interval_usec == 500000);
+	CHECK(dc.defaults.fault_rate == 50);
+	CHECK(dc.defaults.window_usec == 2000000);
+	CHECK(dc.defaults.hold_usec == 0);
+	CHECK(dc.defaults.protect == PROTECT_MIN);
+	CHECK(dc.defaults.throttle_delay_usec == 1000000);
+	CHECK(dc.defaults.throttle_max_usec == 60000000);
+	free(dc.file);
+
+	text = "[Slice]\nName=a.slice\n[Daemon]\nUpdateInterval=10ms\nDryRun=perhaps\n";
+	f = fmemopen((void *)text, strlen(text), "r");
+	daemon_conf_init(&dc);
+	CHECK(conf_parse_main_stream(f, "/etc/memcgd.conf", &dc, &d) == -EINVAL);
+	fclose(f);
+	CHECK(d.n == 3);
+	CHECK_STREQ(diag_format(&d.items[0], buf, sizeof(buf)),
+		    "/etc/memcgd.conf:2: section [Slice] does not belong in memcgd.conf (it goes in memcgd.d/*.conf)");
+	CHECK_CONTAINS(diag_format(&d.items[1], buf, sizeof(buf)), "/etc/memcgd.conf:4: UpdateInterval='10ms'");
+	CHECK_CONTAINS(diag_format(&d.items[2], buf, sizeof(buf)), "/etc/memcgd.conf:5: DryRun='perhaps' is not a boolean");
+	free(dc.file);
+	diag_list_clear(&d);
+}
+
+static void test_missing_file(void)
+{
+	struct slice_settings def;
+	struct slice_conf s;
+	struct diag_list d = {};
+
+	slice_settings_init(&def);
+	CHECK(conf_parse_slice_file("/nonexistent/memcgd.d/x.conf", &def, &s, &d) == -ENOENT);
+	CHECK(d.n == 1);
+	CHECK_STREQ(d.items[0].file, "/nonexistent/memcgd.d/x.conf");
+	CHECK_CONTAINS(d.items[0].message, "cannot open");
+	slice_conf_done(&s);
+	diag_list_clear(&d);
+}
+
+int main(void)
+{
+	test_every_key();
+	test_defaults();
+	test_bad_values();
+	test_structure_errors();
+	test_lexical();
+	test_main_file();
+	test_missing_file();
+	return test_summary("test-conf-parse");
+}

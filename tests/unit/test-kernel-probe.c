@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kernel support as read from BTF: which hooks exist, and a clear error without them.
+ * usage: test-kernel-probe FULL.o V7.o STOCK.o (BTF objects made by clang from btf/). */
+#include <errno.h>
+
+#include "kernel-probe.h"
+#include "tests.h"
+
+int main(int argc, char **argv)
+{
+	struct kernel_support ks;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s FULL.o V7.o STOCK.o\n", argv[0]);
+		return 2;
+	}
+
+	CHECK(kernel_probe(argv[1], &ks) == 0);
+	CHECK(ks.btf && ks.has_ops && ks.has_tracepoint);
+	CHECK(ks.hooks == (HOOK_HANDLE_CGROUP_ONLINE | HOOK_HANDLE_CGROUP_OFFLINE | HOOK_BELOW_LOW | HOOK_BELOW_MIN |
+			   HOOK_GET_HIGH_DELAY_MS));
+	CHECK_STREQ(ks.hook_names, "handle_cgroup_online handle_cgroup_offline below_low below_min get_high_delay_ms");
+	CHECK_STREQ(ks.error, "");
+
+	/* a later hook set: reported as it is, unknown hooks included */
+	CHECK(kernel_probe(argv[2], &ks) == 0);
+	CHECK(!(ks.hooks & HOOK_GET_HIGH_DELAY_MS));
+	CHECK(ks.hooks & HOOK_BELOW_MIN);
+	CHECK_CONTAINS(ks.hook_names, "memcg_charged");
+
+	/* no memcg_bpf_ops: a clear error */
+	CHECK(kernel_probe(argv[3], &ks) == -EOPNOTSUPP);
+	CHECK(!ks.has_ops && ks.has_tracepoint);
+	CHECK_CONTAINS(ks.error, "has no memcg_bpf_ops in its BTF");
+	CHECK_STREQ(ks.hook_names, "");
+
+	/* unreadable BTF */
+	CHECK(kernel_probe("/nonexistent/vmlinux", &ks) < 0);
+	CHECK_CONTAINS(ks.error, "cannot read kernel BTF (/nonexistent/vmlinux)");
+	return test_summary("test-kernel-probe");
+}

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# memcgctl as a user runs it: check (files, directories, exit codes, file:line), status when
+# memcgd is not running, status from a state file. usage: test-memcgctl-cli.sh MEMCGCTL CONF_DIR
+set -euo pipefail
+memcgctl=$1 examples=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# the shipped examples validate
+"$memcgctl" check "$examples"/memcgd.conf "$examples"/*.conf >"$tmp/out" 2>&1 || fail "examples do not validate: $(cat "$tmp/out")"
+grep -q "configuration OK: 3 slices" "$tmp/out" || fail "examples: $(cat "$tmp/out")"
+
+# a broken file: non-zero exit, file:line on stderr
+printf '[Slice]\nName=web.slice\nPriority=high\n[Throttle]\nDelay=5s\n' >"$tmp/bad.conf"
+if "$memcgctl" check "$tmp/bad.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted a broken file"; fi
+grep -q "^$tmp/bad.conf:3: Priority='high' is not a priority" "$tmp/err" || fail "no file:line for Priority: $(cat "$tmp/err")"
+grep -q "^$tmp/bad.conf:5: Delay='5s' is not a throttle delay" "$tmp/err" || fail "no file:line for Delay: $(cat "$tmp/err")"
+
+# the directory search below --root, with masking
+mkdir -p "$tmp/root/etc/memcgd.d" "$tmp/root/usr/lib/memcgd.d"
+cp "$examples/50-high.conf" "$tmp/root/usr/lib/memcgd.d/"
+cp "$tmp/bad.conf" "$tmp/root/usr/lib/memcgd.d/60-bad.conf"
+if "$memcgctl" --root="$tmp/root" check >/dev/null 2>"$tmp/err"; then fail "check --root accepted a broken file"; fi
+grep -q "usr/lib/memcgd.d/60-bad.conf:3:" "$tmp/err" || fail "no error for 60-bad.conf: $(cat "$tmp/err")"
+ln -s /dev/null "$tmp/root/etc/memcgd.d/60-bad.conf"
+"$memcgctl" --root="$tmp/root" check >"$tmp/out" 2>&1 || fail "masked file still checked: $(cat "$tmp/out")"
+grep -q "configuration OK: 1 slice" "$tmp/out" || fail "masking: $(cat "$tmp/out")"
+
+# not running: exit 3 and a clear message, text and JSON
+set +e
+"$memcgctl" --state-file="$tmp/none" status >"$tmp/out" 2>&1
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "status without memcgd: exit $rc"
+grep -q "memcgd is not running" "$tmp/out" || fail "no 'not running' message: $(cat "$tmp/out")"
+set +e
+"$memcgctl" --state-file="$tmp/none" status --json >"$tmp/out" 2>&1
+set -e
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["daemon"]["running"] is False else 1)' "$tmp/out" ||
+	fail "JSON when not running: $(cat "$tmp/out")"
+
+# a state file of a dead process counts as not running
+printf 'daemon\tpid=999999999\tstate=running\n' >"$tmp/state"
+set +e
+"$memcgctl" --state-file="$tmp/state" status >"$tmp/out" 2>&1
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "stale state file: exit $rc"
+
+# a live state file (this shell's pid) is shown, one slice or all, text and JSON
+printf 'daemon\tpid=%d\tstate=running\tmode=enforce\tupdated=%d000000\tgeneration=1\tsupported=1\thooks=below_low below_min\n' $$ "$(date +%s)" >"$tmp/state"
+printf 'slice\tname=high.slice\tpriority=50\tattach=attached\tcgroup=/high.slice\tcgroup_id=42\tprotect=min\trate=1234.5\tactive=1\n' >>"$tmp/state"
+printf 'slice\tname=low.slice\tpriority=10\tattach=not-running\treason=slice is inactive\tprotect=none\tdelay_ms=100\n' >>"$tmp/state"
+"$memcgctl" --state-file="$tmp/state" status >"$tmp/out" 2>&1 || fail "status: $(cat "$tmp/out")"
+grep -Eq '^high\.slice +50 attached +1234\.5 yes +protect-min' "$tmp/out" || fail "status table: $(cat "$tmp/out")"
+grep -q 'Attached:     no: not-running, slice is inactive' "$tmp/out" || fail "status reason: $(cat "$tmp/out")"
+"$memcgctl" --state-file="$tmp/state" status --json low.slice >"$tmp/out" 2>&1 || fail "status --json SLICE"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [s["name"] for s in d["slices"]] == ["low.slice"], d
+assert d["slices"][0]["reason"] == "slice is inactive", d
+assert d["kernel"]["hooks"] == ["below_low", "below_min"], d
+' "$tmp/out" || fail "JSON status: $(cat "$tmp/out")"
+if "$memcgctl" --state-file="$tmp/state" status nosuch.slice >/dev/null 2>"$tmp/err"; then fail "unknown slice accepted"; fi
+grep -q "nosuch.slice is not managed" "$tmp/err" || fail "unknown slice message: $(cat "$tmp/err")"
+
+# reload: SIGHUP to the daemon, then wait for its reload counter and report the outcome
+fake_daemon() { # fake_daemon ERROR: a stand-in memcgd answering SIGHUP like the real one
+	local err=$1
+	bash -c '
+		state=$1 err=$2
+		trap '"'"'printf "daemon\tpid=%d\treloads=1\tgeneration=2\treload_error=%s\n" $$ "$err" >"$state.tmp"; mv "$state.tmp" "$state"'"'"' HUP
+		printf "daemon\tpid=%d\treloads=0\tgeneration=1\n" $$ >"$state"
+		for _ in $(seq 300); do sleep 0.1; done' fake "$tmp/rstate" "$err" &
+	fake_pid=$!
+	for _ in $(seq 50); do [[ -s "$tmp/rstate" ]] && break; sleep 0.1; done
+}
+fake_daemon ""
+"$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1 || fail "reload: $(cat "$tmp/out")"
+grep -q "memcgd reloaded: configuration generation 2" "$tmp/out" || fail "reload output: $(cat "$tmp/out")"
+kill "$fake_pid" 2>/dev/null || true
+wait "$fake_pid" 2>/dev/null || true
+rm -f "$tmp/rstate"
+fake_daemon "/etc/memcgd.d/x.conf:3: Mode='max' is not a protection mode"
+if "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then fail "failed reload reported success"; fi
+grep -q "reload failed, previous policy (generation 2) kept: /etc/memcgd.d/x.conf:3:" "$tmp/out" || fail "failed reload output: $(cat "$tmp/out")"
+kill "$fake_pid" 2>/dev/null || true
+wait "$fake_pid" 2>/dev/null || true
+set +e
+"$memcgctl" --state-file="$tmp/none" reload >/dev/null 2>&1
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "reload without memcgd: exit $rc"
+
+# bad usage
+if "$memcgctl" frobnicate >/dev/null 2>&1; then fail "unknown command accepted"; fi
+
+if ((failures)); then
+	echo "$failures failures"
+	exit 1
+fi
+echo "memcgctl CLI: all checks passed"

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Compilation of the configuration into BPF map values. */
+#include <errno.h>
+
+#include "policy.h"
+#include "tests.h"
+#include "units-parse.h"
+
+static struct slice_conf mk(const char *name, long prio)
+{
+	struct slice_conf s = { .name = (char *)name, .priority = prio };
+
+	slice_settings_init(&s.settings);
+	return s;
+}
+
+static void test_levels(void)
+{
+	struct slice_conf v[] = { mk("a.slice", 50), mk("b.slice", 10), mk("c.slice", 1000), mk("d.slice", 10) };
+	struct memcgd_config c = { .slices = v, .n_slices = 4 };
+	uint32_t levels[4];
+
+	CHECK(policy_levels(&c, levels) == 3);
+	CHECK(levels[0] == 1);
+	CHECK(levels[1] == 0);
+	CHECK(levels[2] == 2);
+	CHECK(levels[3] == 0);
+}
+
+static void test_too_many_levels(void)
+{
+	struct slice_conf v[MEMCGD_MAX_LEVELS + 1];
+	struct memcgd_config c = { .slices = v, .n_slices = MEMCGD_MAX_LEVELS + 1 };
+	uint32_t levels[MEMCGD_MAX_LEVELS + 1];
+
+	for (int i = 0; i <= MEMCGD_MAX_LEVELS; i++)
+		v[i] = mk("x.slice", i);
+	CHECK(policy_levels(&c, levels) == -E2BIG);
+	c.n_slices = MEMCGD_MAX_LEVELS;
+	CHECK(policy_levels(&c, levels) == MEMCGD_MAX_LEVELS);
+}
+
+static void test_compile(void)
+{
+	struct slice_conf s = mk("db.slice", 50);
+	struct memcgd_policy p;
+
+	s.settings.fault_rate = 1000;
+	s.settings.window_usec = 250 * USEC_PER_MSEC;
+	s.settings.hold_usec = 2 * USEC_PER_SEC;
+	s.settings.protect = PROTECT_MIN;
+	s.settings.throttle_delay_usec = 150 * USEC_PER_MSEC;
+	s.settings.throttle_max_usec = 60 * USEC_PER_SEC;
+	policy_compile(&s, 3, 4242, &p);
+	CHECK(p.cgroup_id == 4242);
+	CHECK(p.faults_per_window == 250);
+	CHECK(p.window_ns == 250000000ULL);
+	CHECK(p.hold_ns == 2000000000ULL);
+	CHECK(p.max_throttle_ns == 60000000000ULL);
+	CHECK(p.level == 3);
+	CHECK(p.protect == MEMCGD_PROTECT_MIN);
+	CHECK(p.delay_ms == 150);
+	CHECK(p.flags == MEMCGD_POLICY_IN_USE);
+
+	/* rounding up: 3 faults/s over 500ms must mean 2 faults, not 1 */
+	s.settings.fault_rate = 3;
+	s.settings.window_usec = 500 * USEC_PER_MSEC;
+	s.settings.protect = PROTECT_LOW;
+	s.settings.throttle_max_usec = USEC_INFINITY;
+	s.settings.throttle_delay_usec = 0;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.faults_per_window == 2);
+	CHECK(p.protect == MEMCGD_PROTECT_LOW);
+	CHECK(p.max_throttle_ns == 0); /* no guard */
+	CHECK(p.delay_ms == 0);
+	s.settings.protect = PROTECT_NONE;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.protect == MEMCGD_PROTECT_NONE);
+}
+
+static void test_slots(void)
+{
+	char *slots[MEMCGD_MAX_SLICES] = {};
+	struct slice_conf v1[] = { mk("a.slice", 1), mk("b.slice", 2), mk("c.slice", 3) };
+	struct slice_conf v2[] = { mk("c.slice", 3), mk("d.slice", 4), mk("a.slice", 1) };
+	struct memcgd_config c1 = { .slices = v1, .n_slices = 3 }, c2 = { .slices = v2, .n_slices = 3 };
+	int slot1[3], slot2[3];
+	bool fresh[3];
+
+	CHECK(policy_assign_slots(slots, &c1, slot1, fresh) == 0);
+	CHECK(slot1[0] == 0 && slot1[1] == 1 && slot1[2] == 2);
+	CHECK(fresh[0] && fresh[1] && fresh[2]);
+	/* a reload keeps a and c where they were, frees b's slot and gives it to d */
+	CHECK(policy_assign_slots(slots, &c2, slot2, fresh) == 0);
+	CHECK(slot2[0] == 2 && !fresh[0]);
+	CHECK(slot2[1] == 1 && fresh[1]);
+	CHECK(slot2[2] == 0 && !fresh[2]);
+	CHECK_STREQ(slots[1], "d.slice");
+	for (int i = 0; i < MEMCGD_MAX_SLICES; i++)
+		free(slots[i]);
+}
+
+static void test_levels_rebuild(void)
+{
+	struct memcgd_slice_state st[3] = {};
+	struct memcgd_policy pol[3] = {};
+	struct memcgd_levels l;
+
+	pol[0] = (struct memcgd_policy){ .level = 0, .flags = MEMCGD_POLICY_IN_USE };
+	pol[1] = (struct memcgd_policy){ .level = 2, .flags = MEMCGD_POLICY_IN_USE };
+	pol[2] = (struct memcgd_policy){ .level = 1, .flags = 0 }; /* slot not in use */
+	st[0].active_until_ns = 500;  /* expired at now=1000 */
+	st[1].active_until_ns = 5000; /* active */
+	st[2].active_until_ns = 9000; /* active but not in use */
+	policy_levels_rebuild(st, pol, 3, 1000, &l);
+	CHECK(l.active_mask == (1ULL << 2));
+	CHECK(l.until_ns[2] == 5000);
+	CHECK(policy_higher_level_active(&l, 0, 1000));
+	CHECK(policy_higher_level_active(&l, 1, 1000));
+	CHECK(!policy_higher_level_active(&l, 2, 1000)); /* not above itself */
+	CHECK(!policy_higher_level_active(&l, 0, 6000)); /* expired */
+	CHECK(!policy_higher_level_active(&l, 63, 1000));
+}
+
+int main(void)
+{
+	test_levels();
+	test_too_many_levels();
+	test_compile();
+	test_slots();
+	test_levels_rebuild();
+	return test_summary("test-policy");
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* State file round trip, memcgctl status text and JSON. */
+#include <ctype.h>
+#include <stdint.h>
+
+#include "state.h"
+#include "status-render.h"
+#include "tests.h"
+
+/* --- a minimal JSON validator: enough to prove the output parses --- */
+static const char *json_value(const char *p);
+
+static const char *ws(const char *p)
+{
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static const char *json_str(const char *p)
+{
+	if (*p != '"')
+		return NULL;
+	for (p++; *p && *p != '"'; p++) {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (!*p || !strchr("\"\\/bfnrtu", *p))
+				return NULL;
+		}
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_value(const char *p)
+{
+	p = ws(p);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		bool obj = *p == '{';
+
+		p = ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (obj) {
+				p = json_str(ws(p));
+				if (!p)
+					return NULL;
+				p = ws(p);
+				if (*p++ != ':')
+					return NULL;
+			}
+			p = json_value(p);
+			if (!p)
+				return NULL;
+			p = ws(p);
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			return *p == close ? p + 1 : NULL;
+		}
+	}
+	if (*p == '"')
+		return json_str(p);
+	if (!strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (!strncmp(p, "null", 4))
+		return p + 4;
+	if (*p == '-' || isdigit((unsigned char)*p)) {
+		char *end;
+
+		strtod(p, &end);
+		return end;
+	}
+	return NULL;
+}
+
+static bool json_valid(const char *s)
+{
+	const char *end = json_value(s);
+
+	return end && *ws(end) == '\0';
+}
+
+static void make_status(struct daemon_status *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pid = 4321;
+	s->state = strdup("running");
+	s->mode = strdup("enforce");
+	s->started_usec = 1764756000000000ULL; /* 2025-12-03 10:00:00 UTC */
+	s->updated_usec = s->started_usec + 60000000;
+	s->update_interval_usec = 1000000;
+	s->config_generation = 2;
+	s->reload_error = strdup("/etc/memcgd.d/20-batch.conf:7: Mode='max' is not a protection mode");
+	s->kernel_release = strdup("6.12.118-memcgd-default");
+	s->kernel_supported = true;
+	s->hooks = strdup("handle_cgroup_online handle_cgroup_offline below_low below_min get_high_delay_ms");
+	s->libbpf = strdup("1.5");
+	s->n_slices = 2;
+	s->slices = calloc(2, sizeof(*s->slices));
+	s->slices[0] = (struct slice_status){
+		.name = strdup("high.slice"), .priority = 50, .level = 1, .slot = 0,
+		.file = strdup("/etc/memcgd.d/50-high.conf"), .cgroup = strdup("/high.slice"), .cgroup_id = 1234,
+		.attach = strdup("attached"), .reason = strdup(""), .protect = strdup("min"),
+		.fault_rate_threshold = 1000, .window_usec = 1000000, .hold_usec = 2000000, .delay_ms = 0,
+		.max_continuous_usec = UINT64_MAX, .max_usage = UINT64_MAX,
+		.fault_rate = 15234.5, .active = true, .faults = 999, .activations = 3, .active_usec = 62000000,
+		.protect_decisions = 17, .have_memory = true, .memory_current = 3ULL << 29, .memory_high = UINT64_MAX,
+	};
+	s->slices[1] = (struct slice_status){
+		.name = strdup("low-batch.slice"), .priority = 10, .level = 0, .slot = 1,
+		.file = strdup("/etc/memcgd.d/10-low \"batch\".conf"), .cgroup = strdup(""),
+		.attach = strdup("not-running"), .reason = strdup("slice not started\tyet"), .protect = strdup("none"),
+		.fault_rate_threshold = 500, .window_usec = 500000, .hold_usec = 0, .delay_ms = 100,
+		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true,
+		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1,
+	};
+}
+
+static uint64_t render_now;
+
+static char *render(void (*fn)(FILE *, const struct daemon_status *, const char *, uint64_t),
+		    const struct daemon_status *s, const char *slice)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, s, slice, render_now ? render_now : s->updated_usec + 500000);
+	fclose(f);
+	return buf;
+}
+
+static void test_roundtrip(void)
+{
+	struct daemon_status a, b;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	make_status(&a);
+	CHECK(state_write(f, &a) == 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	CHECK(state_read(f, &b) == 0);
+	fclose(f);
+	CHECK(b.pid == 4321);
+	CHECK_STREQ(b.state, "running");
+	CHECK_STREQ(b.reload_error, a.reload_error);
+	CHECK(b.config_generation == 2);
+	CHECK(b.kernel_supported);
+	CHECK(b.n_slices == 2);
+	if (b.n_slices == 2) {
+		CHECK_STREQ(b.slices[0].name, "high.slice");
+		CHECK(b.slices[0].cgroup_id == 1234);
+		CHECK(b.slices[0].fault_rate > 15234.4 && b.slices[0].fault_rate < 15234.6);
+		CHECK(b.slices[0].active);
+		CHECK(b.slices[0].max_usage == UINT64_MAX);
+		CHECK_STREQ(b.slices[1].reason, "slice not started\tyet"); /* escaped and back */
+		CHECK_STREQ(b.slices[1].file, "/etc/memcgd.d/10-low \"batch\".conf");
+		CHECK(b.slices[1].throttling);
+		CHECK(b.slices[1].guard_trips == 1);
+		CHECK(b.slices[1].max_continuous_usec == 300000000);
+	}
+	daemon_status_done(&a);
+	daemon_status_done(&b);
+	free(buf);
+
+	/* garbage is rejected, unknown records and keys are ignored */
+	f = fmemopen((char *)"hello\n", 6, "r");
+	CHECK(state_read(f, &b) < 0);
+	fclose(f);
+	daemon_status_done(&b);
+	{
+		const char *t = "future\tx=1\ndaemon\tpid=7\tnewkey=3\n";
+
+		f = fmemopen((char *)t, strlen(t), "r");
+		CHECK(state_read(f, &b) == 0);
+		CHECK(b.pid == 7);
+		fclose(f);
+		daemon_status_done(&b);
+	}
+}
+
+static void test_text(void)
+{
+	struct daemon_status s;
+	char *out;
+
+	make_status(&s);
+	out = render(status_render_text, &s, NULL);
+	CHECK_CONTAINS(out, "memcgd:   running (pid 4321), enforcing, since Wed 2025-12-03 10:00:00 UTC\n");
+	CHECK_CONTAINS(out, "Kernel:   6.12.118-memcgd-default, supported; memcg_bpf_ops hooks: handle_cgroup_online");
+	CHECK_CONTAINS(out, "last reload FAILED, previous policy kept: /etc/memcgd.d/20-batch.conf:7:");
+	/* the table is aligned: header and rows share column positions */
+	CHECK_CONTAINS(out, "\nSLICE            PRIO STATE        FAULTS/S ACTIVE ACTION        MEMORY\n");
+	CHECK_CONTAINS(out, "\nhigh.slice         50 attached      15234.5 yes    protect-min   1.5G\n");
+	CHECK_CONTAINS(out, "\nlow-batch.slice    10 not-running       0.0 no     -             -\n");
+	CHECK_CONTAINS(out, "  Cgroup:       /high.slice (id 1234)\n");
+	CHECK_CONTAINS(out, "  Priority:     50 (level 2 of 2)\n");
+	CHECK_CONTAINS(out, "  Attached:     yes\n");
+	CHECK_CONTAINS(out, "  Attached:     no: not-running, slice not started\tyet\n");
+	CHECK_CONTAINS(out, "  Activity sum: 3 activations, active for 1min 2s, 999 faults\n");
+	CHECK_CONTAINS(out, "  Memory:       current 1.5G, min 0B, low 0B, high max\n");
+	CHECK_CONTAINS(out, "  Throttle:     100ms per charge while a higher priority is active, guard after 5min\n");
+	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
+	CHECK_CONTAINS(out, "  Protect:      none while active, up to 1G\n");
+	free(out);
+
+	/* one slice only */
+	out = render(status_render_text, &s, "high.slice");
+	CHECK_CONTAINS(out, "\nhigh.slice\n");
+	CHECK(strstr(out, "low-batch.slice") == NULL);
+	free(out);
+
+	/* a stale snapshot is flagged */
+	render_now = s.updated_usec + 10000000;
+	out = render(status_render_text, &s, NULL);
+	render_now = 0;
+	CHECK_CONTAINS(out, "Warning:  last update 10s ago: memcgd may be stuck");
+	free(out);
+	daemon_status_done(&s);
+}
+
+static void test_json(void)
+{
+	struct daemon_status s;
+	char *out;
+
+	make_status(&s);
+	out = render(status_render_json, &s, NULL);
+	CHECK(json_valid(out));
+	CHECK_CONTAINS(out, "\"daemon\":{\"running\":true,\"pid\":4321,\"state\":\"running\",\"mode\":\"enforce\"");
+	CHECK_CONTAINS(out, "\"hooks\":[\"handle_cgroup_online\",\"handle_cgroup_offline\",\"below_low\",\"below_min\",\"get_high_delay_ms\"]");
+	CHECK_CONTAINS(out, "{\"name\":\"high.slice\",\"priority\":50,\"level\":1,");
+	CHECK_CONTAINS(out, "\"cgroup\":\"/high.slice\",\"cgroup_id\":1234,\"attached\":true");
+	CHECK_CONTAINS(out, "\"fault_rate\":15234.5,\"active\":true,\"action\":\"protect-min\"");
+	CHECK_CONTAINS(out, "\"memory\":{\"current\":1610612736,\"min\":0,\"low\":0,\"high\":\"max\"}");
+	CHECK_CONTAINS(out, "\"cgroup\":null,\"cgroup_id\":0,\"attached\":false,\"attach_state\":\"not-running\",\"reason\":\"slice not started\\tyet\"");
+	CHECK_CONTAINS(out, "\"config_file\":\"/etc/memcgd.d/10-low \\\"batch\\\".conf\"");
+	CHECK_CONTAINS(out, "\"max_usage\":null");
+	CHECK_CONTAINS(out, "\"max_usage\":1073741824,\"throttle_delay_ms\":100,\"max_continuous_usec\":300000000");
+	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1}");
+	free(out);
+
+	out = render(status_render_json, &s, "low-batch.slice");
+	CHECK(json_valid(out));
+	CHECK(strstr(out, "high.slice") == NULL);
+	free(out);
+
+	/* no slices at all is still valid JSON */
+	s.n_slices = 0;
+	out = render(status_render_json, &s, NULL);
+	CHECK(json_valid(out));
+	CHECK_CONTAINS(out, "\"slices\":[]");
+	free(out);
+	s.n_slices = 2;
+	daemon_status_done(&s);
+
+	CHECK(!json_valid("{\"a\":}"));
+	CHECK(!json_valid("{\"a\":1,}"));
+}
+
+static void test_action(void)
+{
+	struct slice_status sl = { .attach = (char *)"attached", .protect = (char *)"low", .active = true };
+
+	CHECK_STREQ(slice_action(&sl), "protect-low");
+	sl.protect_suspended = true;
+	CHECK_STREQ(slice_action(&sl), "over-maxusage");
+	sl.active = false;
+	CHECK_STREQ(slice_action(&sl), "-");
+	sl.throttling = true;
+	CHECK_STREQ(slice_action(&sl), "throttle");
+	sl.guard_tripped = true;
+	CHECK_STREQ(slice_action(&sl), "guard-stopped");
+	sl.attach = (char *)"failed";
+	CHECK_STREQ(slice_action(&sl), "-");
+}
+
+int main(void)
+{
+	test_roundtrip();
+	test_text();
+	test_json();
+	test_action();
+	return test_summary("test-status");
+}
