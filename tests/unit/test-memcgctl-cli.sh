@@ -70,12 +70,22 @@ grep -q "nosuch.slice is not managed" "$tmp/err" || fail "unknown slice message:
 
 # reload: SIGHUP to the daemon, then wait for its reload counter and report the outcome
 fake_daemon() { # fake_daemon ERROR: a stand-in memcgd answering SIGHUP like the real one
-	local err=$1
-	bash -c '
-		state=$1 err=$2
-		trap '"'"'printf "daemon\tpid=%d\treloads=1\tgeneration=2\treload_error=%s\n" $$ "$err" >"$state.tmp"; mv "$state.tmp" "$state"'"'"' HUP
-		printf "daemon\tpid=%d\treloads=0\tgeneration=1\n" $$ >"$state"
-		for _ in $(seq 300); do sleep 0.1; done' fake "$tmp/rstate" "$err" &
+	# python, not bash: a shell cannot trap a signal that was ignored when it
+	# started (e.g. under nohup), python resets the disposition explicitly.
+	python3 - "$tmp/rstate" "$1" <<'PY' &
+import os, signal, sys, time
+state, err = sys.argv[1], sys.argv[2]
+def write(reloads, generation, error=None):
+    line = "daemon\tpid=%d\treloads=%d\tgeneration=%d" % (os.getpid(), reloads, generation)
+    if error is not None:
+        line += "\treload_error=" + error
+    with open(state + ".tmp", "w") as f:
+        f.write(line + "\n")
+    os.rename(state + ".tmp", state)
+signal.signal(signal.SIGHUP, lambda *_: write(1, 2, err))
+write(0, 1)
+time.sleep(30)
+PY
 	fake_pid=$!
 	for _ in $(seq 50); do [[ -s "$tmp/rstate" ]] && break; sleep 0.1; done
 }
