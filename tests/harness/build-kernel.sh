@@ -1,7 +1,12 @@
 #!/bin/bash
 # Build the patched Linux 6.12 kernel for the memcgd guest, cached by content.
 #
-# usage: build-kernel.sh [default|debug]
+# usage: build-kernel.sh [default|debug|pristine]
+#
+#   default   the patch series with kernel-patches/memcgd.config
+#   debug     the same plus kernel-patches/debug.config (lockdep, KASAN, ...)
+#   pristine  Debian's 6.12 without the series, same config as default: the
+#             baseline of the benchmarks (scripts/bench, P4)
 #
 # The result lives in $MEMCGD_CACHE/kernel/<variant>-<key>/ where <key> hashes
 # the kernel source package version, every patch of kernel-patches/, the config
@@ -18,7 +23,7 @@
 source "$(dirname "$0")/lib.sh"
 
 variant="${1:-default}"
-case "$variant" in default|debug) ;; *) die "unknown kernel variant '$variant' (expected default or debug)";; esac
+case "$variant" in default|debug|pristine) ;; *) die "unknown kernel variant '$variant' (expected default, debug or pristine)";; esac
 
 out="$(kernel_dir "$variant")"
 key="$(basename "$out")"
@@ -57,12 +62,13 @@ export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
 git init -q
 git add -f . >/dev/null
 git commit -q -m "linux-source $(kernel_source_version)"
-mapfile -t patches < <(kernel_patches)
+patches=()
+[[ "$variant" == pristine ]] || mapfile -t patches < <(kernel_patches)
 if ((${#patches[@]})); then
 	log "applying ${#patches[@]} patches with git am"
 	git am -q --whitespace=error-all "${patches[@]}" >&2 || { git am --abort || true; die "git am failed"; }
 else
-	log "kernel-patches/ has no patches: building the pristine tree"
+	log "kernel $variant: building the tree without patches"
 fi
 
 fragments=("$REPO_DIR/kernel-patches/memcgd.config")

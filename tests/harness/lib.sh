@@ -39,11 +39,12 @@ kernel_patches() {
 	find "$REPO_DIR/kernel-patches" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 }
 
-# Kernel cache key for a variant (default or debug).
+# Kernel cache key for a variant (default, debug or pristine).
 kernel_key() {
 	local variant="$1"
 	local -a inputs
-	mapfile -t inputs < <(kernel_patches)
+	inputs=()
+	[[ "$variant" == pristine ]] || mapfile -t inputs < <(kernel_patches)
 	inputs+=("$REPO_DIR/kernel-patches/memcgd.config")
 	[[ "$variant" == debug ]] && inputs+=("$REPO_DIR/kernel-patches/debug.config")
 	inputs+=("$HARNESS_DIR/build-kernel.sh" "source=$(kernel_source_version)" "variant=$variant")

@@ -1,0 +1,437 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers of memcgd's benchmark scenarios (sourced by bench/guest/scenario, in
+# the guest, as root). Workloads run as transient services in high.slice and
+# low.slice, exactly as an operator's would.
+set -euo pipefail
+
+BENCH=${BENCH_TOOL:-/usr/lib/memcgd/bench/memcgd-bench}
+WORK=/var/tmp/memcgd-bench
+UNITS=()
+
+cmdline_value() {	# cmdline_value KEY DEFAULT
+	local word
+	for word in $(</proc/cmdline); do
+		[[ "$word" == "$1="* ]] && { printf '%s\n' "${word#*=}"; return 0; }
+	done
+	printf '%s\n' "$2"
+}
+
+BENCH_DEBUG=$(cmdline_value memcgd.bench_debug "")
+mem_total_mib=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+SECONDS_RUN=$(cmdline_value memcgd.bench_seconds 50)
+WINDOW=$(cmdline_value memcgd.bench_window 20)
+# each slice's buffer: 75% of the guest's RAM, as the RFC's 3G of 4G
+MIB=$(cmdline_value memcgd.bench_mib $((mem_total_mib * 3 / 4)))
+MICRO_SECONDS=$(cmdline_value memcgd.bench_micro_seconds 8)
+MICRO_REPEATS=3
+
+say() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die() { say "FAIL: $*"; exit 1; }
+result() { echo "BENCH result $*"; }
+
+bench_require() {
+	[[ $EUID -eq 0 ]] || die "needs root"
+	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
+	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
+	case "$1" in
+	S3|S4|S4f|R3|P3|P5|footprint)
+		command -v memcgd >/dev/null || die "memcgd is not installed"
+		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
+			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
+	esac
+	((SECONDS_RUN > WINDOW)) || die "memcgd.bench_seconds ($SECONDS_RUN) must exceed memcgd.bench_window ($WINDOW)"
+}
+
+bench_meta() {
+	echo "BENCH meta kernel $(uname -r)"
+	echo "BENCH meta kernel_version $(uname -v | tr ' ' '_')"
+	echo "BENCH meta cpus $(nproc)"
+	echo "BENCH meta mem_mib $mem_total_mib"
+	echo "BENCH meta swap_mib $(awk '/^SwapTotal:/ { print int($2 / 1024) }' /proc/meminfo)"
+	echo "BENCH meta buffer_mib $MIB"
+	echo "BENCH meta seconds $SECONDS_RUN"
+	echo "BENCH meta window $WINDOW"
+	echo "BENCH meta thp $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
+}
+
+stop_units() {
+	local u
+	for u in ${UNITS[@]+"${UNITS[@]}"}; do
+		systemctl stop "$u" 2>/dev/null || true
+	done
+	UNITS=()
+}
+
+bench_reset() {
+	systemctl stop memcgd.service 2>/dev/null || true
+	systemctl reset-failed memcgd.service 2>/dev/null || true
+	systemctl stop 'bench-*.service' 2>/dev/null || true
+	rm -rf /etc/memcgd.d "$WORK"
+	mkdir -p /etc/memcgd.d "$WORK"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	# the previous scenario's swap must be gone before this one starts
+	local i used
+	for i in $(seq 100); do
+		used=$(awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 } END { print int((t - f) / 1024) }' /proc/meminfo)
+		((used < 16)) && break
+		sleep 0.2
+	done
+	echo "BENCH meta swap_used_at_start_mib $used"
+}
+
+bench_cleanup() {
+	stop_units
+	systemctl stop memcgd.service 2>/dev/null || true
+	systemctl stop 'bench-*.service' 2>/dev/null || true
+	rm -rf /etc/memcgd.d
+}
+
+# start_unit NAME SLICE COMMAND...: a transient service (memory accounting on)
+start_unit() {
+	local name=$1 slice=$2
+	shift 2
+	UNITS+=("$name.service")
+	systemctl reset-failed "$name.service" 2>/dev/null || true
+	systemd-run --quiet --unit="$name" --slice="$slice" -p MemoryAccounting=yes --collect "$@"
+}
+
+# run_unit NAME SLICE COMMAND...: runs to completion, output on stdout
+run_unit() {
+	local name=$1 slice=$2
+	shift 2
+	systemctl reset-failed "$name.service" 2>/dev/null || true
+	systemd-run --quiet --unit="$name" --slice="$slice" -p MemoryAccounting=yes --collect \
+		--wait --pipe "$@" </dev/null
+}
+
+# The slices exist while something runs in them: anchor both, so that the
+# slice properties and memcgd's links are in place before any workload starts.
+anchor_slices() {
+	start_unit bench-anchor-high high.slice sleep infinity
+	start_unit bench-anchor-low low.slice sleep infinity
+}
+
+set_memory_low() {	# set_memory_low SLICE VALUE
+	systemctl set-property --runtime "$1" "MemoryLow=$2"
+	echo "BENCH meta $1.memory.low $(cat "/sys/fs/cgroup/$1/memory.low")"
+}
+
+# The benchmark's policy: the RFC's (below_min for the active high slice,
+# activity threshold of one page fault per window); low.slice's throttle
+# delay while high.slice is active from memcgd.bench_low_delay (default 0),
+# high.slice's protection from memcgd.bench_high_mode (default min).
+write_policies() {
+	local delay mode
+	delay=$(cmdline_value memcgd.bench_low_delay 0)
+	mode=$(cmdline_value memcgd.bench_high_mode min)
+	cat >/etc/memcgd.d/50-high.conf <<-EOF
+	[Slice]
+	Name=high.slice
+	Priority=50
+	[Activity]
+	PageFaultRate=1
+	Window=1s
+	Hold=5s
+	[Protect]
+	Mode=$mode
+	[Throttle]
+	Delay=0
+	EOF
+	cat >/etc/memcgd.d/10-low.conf <<-EOF
+	[Slice]
+	Name=low.slice
+	Priority=10
+	[Activity]
+	PageFaultRate=1
+	Window=1s
+	[Protect]
+	Mode=none
+	[Throttle]
+	Delay=$delay
+	MaxContinuous=infinity
+	EOF
+	echo "BENCH meta policy_low_delay $delay"
+	echo "BENCH meta policy_high_mode $mode"
+}
+
+attached() {	# attached SLICE...: every slice has its link
+	local s
+	for s in "$@"; do
+		memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+sys.exit(0 if any(x["name"] == sys.argv[1] and x["attached"] for x in s["slices"]) else 1)' "$s" ||
+			return 1
+	done
+}
+
+wait_for() {	# wait_for SECONDS WHAT COMMAND...
+	local end=$((SECONDS + $1)) what=$2
+	shift 2
+	while ((SECONDS < end)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	die "timed out after ${end}s waiting for $what"
+}
+
+start_memcgd() {	# start_memcgd SLICE...: wait until each slice is attached
+	systemctl start memcgd.service || { journalctl -u memcgd --no-pager -n 30 >&2; die "memcgd did not start"; }
+	wait_for 30 "memcgd to attach $*" attached "$@"
+}
+
+# protection MODE: memory.low | memcgd | none, with both slices anchored
+protection() {
+	anchor_slices
+	case "$1" in
+	memory.low)
+		set_memory_low high.slice "${MIB}M"
+		set_memory_low low.slice 0 ;;
+	memcgd|none)
+		set_memory_low high.slice 0
+		set_memory_low low.slice 0 ;;
+	esac
+	if [[ "$1" == memcgd ]]; then
+		write_policies
+		start_memcgd high.slice low.slice
+	fi
+	echo "BENCH meta protection $1"
+}
+
+# Rate (units/s) over the last WINDOW seconds of a progress log.
+window_rate() {	# window_rate LOG
+	awk -v w="$WINDOW" '
+		{ t[NR] = $1; u[NR] = $2 }
+		END {
+			if (NR < 2) { print 0; exit }
+			end = t[NR]; from = end - w; i = 1
+			while (i < NR && t[i + 1] <= from) i++
+			# interpolate the count at "from" between lines i and i+1
+			if (t[i] >= from || i == NR) { ustart = u[i]; tstart = t[i] }
+			else { f = (from - t[i]) / (t[i + 1] - t[i]); ustart = u[i] + f * (u[i + 1] - u[i]); tstart = from }
+			printf "%.2f\n", (u[NR] - ustart) / (end - tstart)
+		}' "$1"
+}
+
+emit_series() {	# emit_series SCENARIO SLICE LOG
+	awk -v s="$1" -v sl="$2" '{ printf "BENCH series %s %s %s %s\n", s, sl, $1, $2 }' "$3"
+}
+
+cgroup_mib() {	# cgroup_mib SLICE FILE
+	awk '{ printf "%.1f\n", $1 / 1048576 }' "/sys/fs/cgroup/$1/$2" 2>/dev/null || echo nan
+}
+
+writer_unit() {	# writer_unit NAME SLICE LOG
+	run_unit "$1" "$2" "$BENCH" writer --mib "$MIB" --seconds "$SECONDS_RUN" --log "$3"
+}
+
+run_writer_alone() {	# run_writer_alone SLICE
+	local short=${1%.slice}
+	protection none
+	say "S5: writer alone in $1 (${SECONDS_RUN}s, $MIB MiB)"
+	writer_unit "bench-writer-$short" "$1" "$WORK/$short.log" >&2
+	emit_series S5 "$short" "$WORK/$short.log"
+	result S5 "${short}_alone" "$(window_rate "$WORK/$short.log")" MiB/s
+	stop_units
+	bench_reset
+}
+
+run_both_busy() {	# run_both_busy SCENARIO PROTECTION
+	local sc=$1 pids=() i
+	protection "$2"
+	say "$sc: both slices write $MIB MiB for ${SECONDS_RUN}s ($2)"
+	diag_snapshot "$WORK/diag.before"
+	watch_memcgd &
+	local watcher=$!
+	writer_unit bench-writer-high high.slice "$WORK/high.log" >&2 &
+	pids+=($!)
+	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2 &
+	pids+=($!)
+	for i in "${pids[@]}"; do wait "$i" || die "a writer failed"; done
+	kill "$watcher" 2>/dev/null || true
+	diag_snapshot "$WORK/diag.after"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	emit_series "$sc" high "$WORK/high.log"
+	emit_series "$sc" low "$WORK/low.log"
+	result "$sc" high "$(window_rate "$WORK/high.log")" MiB/s
+	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s
+	memcgd_counters "$sc"
+}
+
+run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL
+	local sc=$1 fill=$3
+	protection "$2"
+	say "$sc: high.slice holds $MIB MiB ($fill fill) and sleeps; low.slice writes ($2)"
+	rm -f "$WORK/ready"
+	start_unit bench-holder-high high.slice "$BENCH" holder --mib "$MIB" --fill "$fill" --ready "$WORK/ready"
+	wait_for 300 "the holder to fill its buffer" test -e "$WORK/ready"
+	echo "BENCH meta high_memory_current_before_mib $(cgroup_mib high.slice memory.current)"
+	diag_snapshot "$WORK/diag.before"
+	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2
+	diag_snapshot "$WORK/diag.after"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	result "$sc" high_resident_after "$(cgroup_mib high.slice memory.current)" MiB
+	result "$sc" high_swapped_after "$(cgroup_mib high.slice memory.swap.current)" MiB
+	emit_series "$sc" low "$WORK/low.log"
+	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s
+	memcgd_counters "$sc"
+}
+
+# Reclaim diagnostics of a run: deltas of /proc/vmstat and of each slice's
+# memory.stat and memory.events, printed as diag_* results.
+VMSTAT_KEYS="pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pswpin pswpout allocstall_movable allocstall_normal workingset_refault_anon thp_fault_alloc thp_split_pmd oom_kill"
+SLICE_STAT_KEYS="pgscan pgsteal pgmajfault workingset_refault_anon"
+SLICE_EVENT_KEYS="low min high oom"
+diag_snapshot() {	# diag_snapshot FILE
+	{
+		awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+			($1 in want) { print "vm_" $1, $2 }' /proc/vmstat
+		local sl
+		for sl in high low; do
+			[[ -r /sys/fs/cgroup/$sl.slice/memory.stat ]] || continue
+			awk -v keys="$SLICE_STAT_KEYS" -v p="${sl}_" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+				($1 in want) { print p $1, $2 }' "/sys/fs/cgroup/$sl.slice/memory.stat"
+			awk -v keys="$SLICE_EVENT_KEYS" -v p="${sl}_events_" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+				($1 in want) { print p $1, $2 }' "/sys/fs/cgroup/$sl.slice/memory.events"
+		done
+	} >"$1"
+}
+diag_delta() {	# diag_delta SCENARIO BEFORE AFTER
+	awk -v sc="$1" 'NR == FNR { before[$1] = $2; next }
+		{ printf "BENCH result %s diag_%s %d\n", sc, $1, $2 - before[$1] }' "$2" "$3"
+}
+
+# While memcgd runs: its view of the slices every 5 s (test output only).
+watch_memcgd() {
+	systemctl -q is-active memcgd.service || return 0
+	while sleep 5; do
+		echo "--- $(date +%T) memcgctl status"
+		memcgctl status 2>&1 | sed -n '/^SLICE/,/^$/p'
+		if [[ -n "${BENCH_DEBUG:-}" ]]; then
+			grep -E '^(MemFree|SwapFree|Active\(anon\)|Inactive\(anon\)|AnonHugePages):' /proc/meminfo | tr -s ' ' | paste -sd' '
+			for p in $(pgrep -f 'memcgd-bench writer'); do
+				echo "pid $p $(awk '{print $3}' /proc/$p/stat) wchan=$(cat /proc/$p/wchan)"
+				cat /proc/$p/stack 2>/dev/null | head -12
+			done
+			grep -E '^(pgscan|pgsteal|pswp|allocstall|compact_stall|thp_fault|pgsteal_anon)' /proc/vmstat | paste -sd' '
+		fi
+	done >&2
+}
+
+memcgd_counters() {	# memcgd_counters SCENARIO: what memcgd did, when it ran
+	systemctl -q is-active memcgd.service || return 0
+	memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+for x in s["slices"]:
+    c = x.get("counters", {})
+    for k in ("protect_decisions", "throttle_decisions", "throttle_ms", "guard_trips"):
+        if k in c:
+            print("BENCH result %s memcgd_%s_%s %s" % (sys.argv[1], x["name"].split(".")[0], k, c[k]))' "$1"
+}
+
+# stress-ng with the RFC's flags in both slices; bogo-ops/s (real time) each
+run_stress_ng() {	# run_stress_ng SCENARIO PROTECTION
+	local sc=$1 s i pids=()
+	command -v stress-ng >/dev/null || die "stress-ng is not installed"
+	protection "$2"
+	say "$sc: stress-ng --vm 4 --vm-keep --vm-bytes ${MIB}M --vm-method all in both slices ($2)"
+	for s in high low; do
+		run_unit "bench-stress-$s" "$s.slice" stress-ng --vm 4 --vm-keep --vm-bytes "${MIB}M" \
+			--vm-method all --timeout "${SECONDS_RUN}s" --metrics-brief >"$WORK/stress-$s.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" || { cat "$WORK"/stress-*.log >&2; die "stress-ng failed"; }
+	done
+	for s in high low; do
+		sed 's/^/  /' "$WORK/stress-$s.log" >&2
+		# "... vm <bogo ops> <real s> <usr s> <sys s> <ops/s real> <ops/s usr+sys>"
+		result "$sc" "$s" "$(awk '{ for (i = 1; i < NF; i++) if ($i == "vm" && $(i + 1) ~ /^[0-9]+$/) { print $(i + 5); exit } }' \
+			"$WORK/stress-$s.log")" bogo-ops/s
+	done
+}
+
+faults_rate() {	# faults_rate SLICE: faults/s of one microbenchmark run
+	run_unit bench-faults "$1" "$BENCH" faults --mib 64 --seconds "$MICRO_SECONDS" |
+		awk '/^faults:/ { print $(NF - 1) }'
+}
+
+charge_rate() {	# charge_rate SLICE: MiB/s written to tmpfs
+	run_unit bench-charge "$1" "$BENCH" charge --dir /dev/shm --mib 64 --seconds "$MICRO_SECONDS" |
+		awk '/^charge:/ { print $(NF - 1) }'
+}
+
+# P3: the fault microbenchmark in low.slice with nothing attached and with
+# memcgd attached (high.slice idle), alternating.
+run_p3() {
+	local i
+	protection none
+	for ((i = 1; i <= MICRO_REPEATS; i++)); do
+		systemctl stop memcgd.service 2>/dev/null || true
+		result P3 "none_$i" "$(faults_rate low.slice)" faults/s
+		write_policies >/dev/null
+		start_memcgd high.slice low.slice
+		result P3 "attached_$i" "$(faults_rate low.slice)" faults/s
+	done
+}
+
+# P4: nothing attached, the fault and the charge microbenchmark, alternating.
+run_p4() {
+	local i
+	protection none
+	for ((i = 1; i <= MICRO_REPEATS; i++)); do
+		result P4 "faults_$i" "$(faults_rate low.slice)" faults/s
+		result P4 "charge_$i" "$(charge_rate low.slice)" MiB/s
+	done
+}
+
+# P5: memcgd managing 2 slices (high, low) or 256 (plus 254 more, each with a
+# sleeping process); the fault microbenchmark in low.slice, alternating.
+run_p5() {
+	local i s n=254 extra=()
+	protection none
+	say "P5: starting $n more slices"
+	for ((i = 1; i <= n; i++)); do
+		extra+=("$(printf 'bench-s%03d.slice' "$i")")
+		start_unit "$(printf 'bench-s%03d' "$i")" "${extra[-1]}" sleep infinity
+	done
+	write_policies >/dev/null
+	start_memcgd high.slice low.slice
+	for ((i = 1; i <= MICRO_REPEATS; i++)); do
+		result P5 "slices2_$i" "$(faults_rate low.slice)" faults/s
+		for s in "${extra[@]}"; do
+			printf '[Slice]\nName=%s\nPriority=20\n[Throttle]\nDelay=10ms\n' "$s" >"/etc/memcgd.d/30-$s.conf"
+		done
+		memcgctl reload >/dev/null
+		wait_for 120 "memcgd to attach 256 slices" attached "${extra[0]}" "${extra[-1]}"
+		result P5 "managed_slices" "$(memcgctl status --json | python3 -c 'import json,sys; print(sum(1 for x in json.load(sys.stdin)["slices"] if x["attached"]))')" slices
+		result P5 "rss_kib_256slices_$i" "$(awk '/^VmRSS:/ { print $2 }' "/proc/$(systemctl show -P MainPID memcgd.service)/status")" KiB
+		result P5 "slices256_$i" "$(faults_rate low.slice)" faults/s
+		rm -f /etc/memcgd.d/30-bench-s*.conf
+		memcgctl reload >/dev/null
+	done
+}
+
+# footprint: RSS of memcgd with 2 and with 256 slices, start to READY,
+# reload latency (memcgctl reload waits for the daemon's answer).
+run_footprint() {
+	local i t0 t1 pid
+	protection none
+	write_policies >/dev/null
+	for ((i = 1; i <= MICRO_REPEATS; i++)); do
+		systemctl stop memcgd.service 2>/dev/null || true
+		t0=$(date +%s%N)
+		systemctl start memcgd.service	# Type=notify: returns at READY=1
+		t1=$(date +%s%N)
+		result footprint "start_to_ready_ms_$i" "$(((t1 - t0) / 1000000))" ms
+		wait_for 30 "memcgd to attach" attached high.slice low.slice
+		pid=$(systemctl show -P MainPID memcgd.service)
+		result footprint "rss_kib_2slices_$i" "$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" KiB
+		t0=$(date +%s%N)
+		memcgctl reload >/dev/null
+		t1=$(date +%s%N)
+		result footprint "reload_ms_$i" "$(((t1 - t0) / 1000000))" ms
+	done
+}

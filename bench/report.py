@@ -1,0 +1,413 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn the raw logs of scripts/bench into docs/benchmarks.md and its plot.
+
+usage: report.py --runs LOG_DIR --out DIR [--notes FILE] [--command TEXT]
+
+LOG_DIR holds one directory per boot (results.log of the harness,
+host-load.tsv of bench/sample-host.py, qemu.cmd) and boots.tsv (label, kernel
+directory). Writes DIR/benchmarks.md and DIR/benchmarks.png (gnuplot).
+
+A run is one scenario in one boot. A run is rejected, and left out of the
+medians, when it failed, or when the host was busy with something else while
+it ran: the rest of the host used more than OTHER_CPU_MAX CPU-seconds per
+wall-second, or QEMU got less than QEMU_CPU_MIN of the median CPU-seconds
+per wall-second of the same scenario on the same kernel.
+"""
+import argparse
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+OTHER_CPU_MAX = 0.30
+QEMU_CPU_MIN = 0.85
+
+# (name, numerator, denominator, target, kind, what, rfc)
+# kind ">=": value must reach target; "within": |value - 1| <= target
+RATIOS = [
+    ("P1", ("patched", "S3", "high"), ("patched", "S1", "high"), 1.00, ">=",
+     "high slice, both busy: memcgd / memory.low", "0.90"),
+    ("P1b", ("patched", "S3", "low"), ("patched", "S1", "low"), 1.00, ">=",
+     "low slice, both busy: memcgd / memory.low", "1.01"),
+    ("P2", ("patched", "S4", "low"), ("patched", "S2", "low"), 37.0, ">=",
+     "low slice, high idle: memcgd / memory.low", "37"),
+    ("P2b", ("patched", "S4", "low"), ("patched", "S0", "low"), 0.95, ">=",
+     "low slice, high idle: memcgd / no protection (zero-filled holder)", "-"),
+    ("P2b-f", ("patched", "S4f", "low"), ("patched", "S0f", "low"), 0.95, ">=",
+     "low slice, high idle: memcgd / no protection (pattern-filled holder)", "-"),
+    ("P3", ("patched", "P3", "attached"), ("patched", "P3", "none"), 0.98, ">=",
+     "page faults/s: memcgd attached / nothing attached", "-"),
+    ("P4", ("patched", "P4", "faults"), ("unpatched", "P4", "faults"), 0.99, ">=",
+     "page faults/s, nothing attached: patched / unpatched 6.12", "-"),
+    ("P4-charge", ("patched", "P4", "charge"), ("unpatched", "P4", "charge"), 0.99, ">=",
+     "tmpfs writes MiB/s, nothing attached: patched / unpatched 6.12", "-"),
+    ("P5", ("patched", "P5", "slices256"), ("patched", "P5", "slices2"), 0.02, "within",
+     "page faults/s: 256 managed slices / 2 managed slices", "-"),
+]
+
+SCENARIOS = {
+    "S5": "each slice's writer alone",
+    "S1": "memory.low on high, both busy",
+    "S2": "memory.low on high, high idle (zero-filled holder)",
+    "S3": "memcgd, both busy",
+    "S4": "memcgd, high idle (zero-filled holder)",
+    "S0": "no protection, high idle (zero-filled holder)",
+    "S4f": "memcgd, high idle (pattern-filled holder)",
+    "S0f": "no protection, high idle (pattern-filled holder)",
+    "R1": "stress-ng (RFC flags), memory.low, both busy",
+    "R3": "stress-ng (RFC flags), memcgd, both busy",
+    "P3": "fault microbenchmark in low.slice, nothing attached vs memcgd attached",
+    "P4": "fault and tmpfs-write microbenchmarks, nothing attached",
+    "P5": "fault microbenchmark with 2 and 256 managed slices",
+    "footprint": "memcgd RSS, start to READY, reload latency",
+}
+
+
+class Run:
+    def __init__(self, boot, kernel, order, scenario):
+        self.boot, self.kernel, self.order, self.scenario = boot, kernel, order, scenario
+        self.status = "?"
+        self.results = {}      # metric -> list of values (a micro test repeats)
+        self.units = {}        # metric -> unit
+        self.series = {}       # slice -> [(t, units)]
+        self.meta = {}
+        self.load = None       # (wall_s, qemu_cpu_s, other_cpu_s)
+        self.accepted = False
+        self.reason = ""
+
+    def qemu_per_s(self):
+        return self.load[1] / self.load[0] if self.load and self.load[0] > 0 else None
+
+    def other_per_s(self):
+        return self.load[2] / self.load[0] if self.load and self.load[0] > 0 else None
+
+
+def is_diag(metric):
+    return metric.startswith("diag_") or metric.startswith("memcgd_")
+
+
+def metric_base(name):
+    """'none_2' -> 'none': repeated measurements of one run pool together."""
+    m = re.match(r"^(.*)_(\d+)$", name)
+    return m.group(1) if m else name
+
+
+def parse_boot(path, label, kernel):
+    runs, ident = [], None
+    current = None
+    with open(os.path.join(path, "results.log"), errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("MEMCGD kernel "):
+                ident = [x.strip() for x in line[len("MEMCGD kernel "):].split("|")]
+            elif line.startswith("MEMCGD begin bench/"):
+                current = Run(label, kernel, len(runs) + 1, line.split()[2].split("/", 1)[1])
+                runs.append(current)
+            elif line.startswith("MEMCGD end ") and current:
+                current.status = line.split()[3]
+                current = None
+            elif line.startswith("| BENCH ") and current:
+                w = line[2:].split()
+                if w[1] == "meta" and len(w) >= 4:
+                    current.meta[w[2]] = " ".join(w[3:])
+                elif w[1] == "series" and len(w) == 6:
+                    current.series.setdefault(w[3], []).append((float(w[4]), float(w[5])))
+                elif w[1] == "result" and len(w) >= 5:
+                    try:
+                        value = float(w[4])
+                    except ValueError:
+                        continue
+                    base = metric_base(w[3])
+                    current.results.setdefault(base, []).append(value)
+                    if len(w) > 5:
+                        current.units[base] = w[5]
+    load_path = os.path.join(path, "host-load.tsv")
+    if os.path.exists(load_path):
+        with open(load_path) as f:
+            rows = [l.rstrip("\n").split("\t") for l in f][1:]
+        loads = {r[0]: tuple(float(x) for x in r[1:4]) for r in rows if len(r) == 4}
+        for r in runs:
+            r.load = loads.get("bench/" + r.scenario)
+    accel = "?"
+    cmd = os.path.join(path, "qemu.cmd")
+    if os.path.exists(cmd):
+        text = open(cmd).read()
+        accel = "kvm" if "-accel kvm" in text else "tcg" if "-accel tcg" in text else "?"
+    return runs, ident, accel
+
+
+def judge(runs):
+    groups = {}
+    for r in runs:
+        if r.status == "PASS" and r.qemu_per_s() is not None:
+            groups.setdefault((r.kernel, r.scenario), []).append(r.qemu_per_s())
+    for r in runs:
+        if r.status != "PASS":
+            r.reason = f"test {r.status}"
+            continue
+        if r.load is None:
+            r.reason = "no host load record"
+            continue
+        usual = statistics.median(groups[(r.kernel, r.scenario)])
+        if r.other_per_s() > OTHER_CPU_MAX:
+            r.reason = f"host busy: {r.other_per_s():.2f} CPU-s/s besides QEMU"
+        elif r.qemu_per_s() < QEMU_CPU_MIN * usual:
+            r.reason = f"QEMU got {r.qemu_per_s():.2f} CPU-s/s, usual {usual:.2f}"
+        else:
+            r.accepted = True
+
+
+def values(runs, kernel, scenario, metric, accepted=True):
+    out = []
+    for r in runs:
+        if r.kernel == kernel and r.scenario == scenario and (r.accepted or not accepted):
+            out.extend(r.results.get(metric, []))
+    return out
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def ratio_row(runs, spec):
+    name, num, den, target, kind, what, rfc = spec
+    a, b = values(runs, *num), values(runs, *den)
+    if not a or not b or statistics.median(b) == 0:
+        return name, what, None, None, target, kind, rfc, "not measured", (len(a), len(b))
+    value = statistics.median(a) / statistics.median(b)
+    low = min(a) / max(b) if max(b) else None
+    high = max(a) / min(b) if min(b) else None
+    if kind == ">=":
+        verdict = "met" if value >= target else f"missed by {100 * (target - value) / target:.1f}%"
+    else:
+        dev = abs(value - 1)
+        verdict = "met" if dev <= target else f"missed: {100 * dev:.1f}% apart (allowed {100 * target:.0f}%)"
+    return name, what, value, (low, high), target, kind, rfc, verdict, (len(a), len(b))
+
+
+def fmt_ratio(v):
+    if v is None:
+        return "-"
+    return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+
+
+def target_text(kind, target):
+    if kind == ">=":
+        return f"≥ {target:.2f}" if target < 10 else f"≥ {target:g}"
+    return f"1 ± {target:g}"
+
+
+def representative(runs, scenario, metric):
+    """The accepted run of a scenario whose metric is closest to the median."""
+    cands = [r for r in runs if r.kernel == "patched" and r.scenario == scenario and r.accepted
+             and r.results.get(metric) and r.series]
+    if not cands:
+        return None
+    med = statistics.median(r.results[metric][0] for r in cands)
+    return min(cands, key=lambda r: abs(r.results[metric][0] - med))
+
+
+def per_second(series):
+    out = []
+    for (t0, u0), (t1, u1) in zip(series, series[1:]):
+        if t1 > t0:
+            out.append((t1, (u1 - u0) / (t1 - t0)))
+    return out
+
+
+def plot(runs, png):
+    panels = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for sc in ("S1", "S2", "S3", "S4"):
+            r = representative(runs, sc, "low")
+            files = []
+            if r:
+                for sl in ("high", "low"):
+                    if sl in r.series:
+                        path = os.path.join(tmp, f"{sc}-{sl}.dat")
+                        with open(path, "w") as f:
+                            for t, rate in per_second(r.series[sl]):
+                                f.write(f"{t:.3f} {max(rate, 0.5):.3f}\n")
+                        files.append((sl, path))
+            panels.append((sc, r, files))
+        script = ["set terminal pngcairo size 1600,480 font 'sans,10'",
+                  f"set output '{png}'",
+                  "set multiplot layout 1,4 title 'Per-second progress of each slice (MiB written per second, log scale); one representative run each'",
+                  "set logscale y", "set yrange [0.5:20000]", "set xlabel 'seconds'",
+                  "set grid", "set key top right"]
+        for sc, r, files in panels:
+            title = f"{sc}: {SCENARIOS[sc]}"
+            if r:
+                title += f"\\n({r.boot}, run {r.order})"
+            script.append(f"set title \"{title}\"")
+            if sc == "S1":
+                script.append("set ylabel 'MiB/s'")
+            else:
+                script.append("unset ylabel")
+            if files:
+                parts = [f"'{p}' using 1:2 with lines lw 2 lc rgb '{'#c0392b' if sl == 'high' else '#2471a3'}' title '{sl}.slice'"
+                         for sl, p in files]
+                script.append("plot " + ", ".join(parts))
+            else:
+                script.append("set label 1 'no accepted run' at graph 0.3,0.5")
+                script.append("plot 1/0 notitle")
+                script.append("unset label 1")
+        script.append("unset multiplot")
+        gp = os.path.join(tmp, "plot.gp")
+        with open(gp, "w") as f:
+            f.write("\n".join(script) + "\n")
+        subprocess.run(["gnuplot", gp], check=True)
+
+
+def render(runs, idents, accels, args):
+    out = []
+    meta = next((r.meta for r in runs if r.kernel == "patched" and r.meta), {})
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    out.append("# memcgd benchmarks\n")
+    out.append(f"Generated by `{args.command}` on {now} (bench/report.py; do not edit by hand: "
+               "rerun the command).\n")
+    out.append("## Setup\n")
+    out.append(f"- Guest: {meta.get('cpus', '?')} vCPUs, {meta.get('mem_mib', '?')} MiB RAM, "
+               f"{meta.get('swap_mib', '?')} MiB swap (virtio-blk file in the host's /dev/shm), "
+               f"QEMU {'/'.join(sorted(set(accels)))}; host CPU: {cpu}, {os.cpu_count()} CPUs; "
+               f"transparent huge pages: {meta.get('thp', '?')}.")
+    for kind, ident in sorted(idents.items()):
+        if ident:
+            out.append(f"- Kernel ({kind}): `{ident[0]}`, `{ident[1]}`, build id `{ident[2]}`.")
+    out.append(f"- Priority scenarios: each slice's workload uses {meta.get('buffer_mib', '?')} MiB "
+               f"(75% of RAM, as the RFC's 3G of 4G); runs last {meta.get('seconds', '?')} s and the "
+               f"rate is taken over the last {meta.get('window', '?')} s. The slices are systemd's "
+               "(`systemd-run --slice=high.slice|low.slice`), memory.low is set with "
+               "`systemctl set-property`, memcgd runs as its systemd service.")
+    out.append("- Primary measure: `memcgd-bench writer`, 64-bit stores over the buffer, progress "
+               "counted per MiB and logged each second (bench/workload/). stress-ng counts only "
+               "whole passes over its buffer, so a swapping worker reads 0 under TCG.")
+    out.append(f"- Repetitions: {len({r.boot for r in runs if r.kernel == 'patched'})} boots of the "
+               "patched kernel with the scenarios in a rotated order, each followed by a boot of "
+               "the unpatched kernel for P4.")
+    out.append(f"- Rejection rule: a run is left out when its test failed, when the rest of the host "
+               f"used more than {OTHER_CPU_MAX:.2f} CPU-seconds per wall-second during it, or when "
+               f"QEMU got less than {QEMU_CPU_MIN:.0%} of the median CPU-seconds per wall-second of "
+               "the same scenario. Rejected runs stay in the raw table with the reason.\n")
+
+    out.append("## Targets\n")
+    out.append("| ratio | what | measured | range | target | RFC | verdict |")
+    out.append("|---|---|---|---|---|---|---|")
+    for spec in RATIOS:
+        name, what, value, rng, target, kind, rfc, verdict, n = ratio_row(runs, spec)
+        rng_text = f"{fmt_ratio(rng[0])}–{fmt_ratio(rng[1])}" if rng and None not in rng else "-"
+        out.append(f"| {name} | {what} | {fmt_ratio(value)} | {rng_text} | {target_text(kind, target)} "
+                   f"| {rfc} | {verdict} |")
+    out.append("\nmeasured = median / median over accepted runs; range = the extremes "
+               "(smallest numerator / largest denominator and the reverse).\n")
+
+    def metric_table(title, want):
+        out.append(title)
+        out.append("| scenario | what | metric | median | min | max | runs |")
+        out.append("|---|---|---|---|---|---|---|")
+        for sc in SCENARIOS:
+            for kernel in ("patched", "unpatched"):
+                metrics = []
+                for r in runs:
+                    if r.scenario == sc and r.kernel == kernel:
+                        for m in r.results:
+                            if m not in metrics and want(m):
+                                metrics.append(m)
+                for m in metrics:
+                    v = values(runs, kernel, sc, m)
+                    n_all = len(values(runs, kernel, sc, m, accepted=False))
+                    unit = next((r.units[m] for r in runs if m in r.units), "")
+                    label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+                    m_text = f"{m} ({unit})" if unit else m
+                    if v:
+                        out.append(f"| {label} | {SCENARIOS[sc]} | {m_text} | {fmt(statistics.median(v))} "
+                                   f"| {fmt(min(v))} | {fmt(max(v))} | {len(v)} of {n_all} |")
+                    else:
+                        out.append(f"| {label} | {SCENARIOS[sc]} | {m_text} | - | - | - | 0 of {n_all} |")
+        out.append("")
+
+    metric_table("## Scenarios (accepted runs)\n", lambda m: not is_diag(m))
+    out.append("## Progress over time\n")
+    out.append("![per-second progress of high.slice and low.slice in S1-S4](benchmarks.png)\n")
+    if args.notes and os.path.exists(args.notes):
+        out.append("## Analysis\n")
+        out.append(open(args.notes).read().strip() + "\n")
+
+    metric_table("## Reclaim and memcgd counters (accepted runs)\n\n"
+                 "Deltas over each run: `vm_*` from /proc/vmstat, `high_*`/`low_*` from the slice's "
+                 "memory.stat and memory.events; `memcgd_*` are memcgd's own counters "
+                 "(`memcgctl status --json`).\n", is_diag)
+    out.append("## Every run\n")
+    out.append("| boot | # | scenario | status | accepted | wall s | QEMU CPU-s/s | other CPU-s/s | results |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for r in runs:
+        res = ", ".join(f"{m}={'/'.join(fmt(x) for x in v)}" for m, v in r.results.items()
+                        if not is_diag(m))
+        wall = f"{r.load[0]:.0f}" if r.load else "-"
+        out.append(f"| {r.boot} | {r.order} | {r.scenario} | {r.status} | "
+                   f"{'yes' if r.accepted else 'no: ' + r.reason} | {wall} | {fmt(r.qemu_per_s())} | "
+                   f"{fmt(r.other_per_s())} | {res} |")
+    out.append("")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--notes")
+    ap.add_argument("--command", default="scripts/bench")
+    ap.add_argument("--no-plot", action="store_true")
+    args = ap.parse_args()
+
+    boots_file = os.path.join(args.runs, "boots.tsv")
+    if not os.path.exists(boots_file):
+        sys.exit(f"report.py: {boots_file} missing: not a scripts/bench log directory")
+    runs, idents, accels = [], {}, []
+    for line in open(boots_file):
+        label, kdir = line.rstrip("\n").split("\t")
+        kernel = "unpatched" if "unpatched" in label else "patched"
+        boot_runs, ident, accel = parse_boot(os.path.join(args.runs, label), label, kernel)
+        runs.extend(boot_runs)
+        idents.setdefault(kernel, ident)
+        accels.append(accel)
+    if not runs:
+        sys.exit(f"report.py: no benchmark runs found under {args.runs}")
+    judge(runs)
+    os.makedirs(args.out, exist_ok=True)
+    if not args.no_plot:
+        plot(runs, os.path.join(args.out, "benchmarks.png"))
+    text = render(runs, idents, accels, args)
+    with open(os.path.join(args.out, "benchmarks.md"), "w") as f:
+        f.write(text)
+    for spec in RATIOS:
+        name, what, value, rng, target, kind, rfc, verdict, n = ratio_row(runs, spec)
+        print(f"{name:10s} {fmt_ratio(value):>8s}  target {target_text(kind, target):8s} {verdict:28s} {what}")
+    rejected = [r for r in runs if not r.accepted]
+    print(f"{len(runs)} runs, {len(rejected)} rejected")
+    for r in rejected:
+        print(f"  rejected {r.boot} #{r.order} {r.scenario}: {r.reason}")
+
+
+if __name__ == "__main__":
+    main()

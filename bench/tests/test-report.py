@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Host test of bench/report.py on synthetic harness logs: ratios are medians
+of accepted runs, disturbed and failed runs are rejected with their reason and
+kept in the raw table, verdicts say by how much a target is missed, and the
+plot is a PNG. usage: test-report.py REPORT_PY"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+report = sys.argv[1]
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        failures += 1
+
+
+def boot(root, label, kernel_line, tests, loads):
+    d = os.path.join(root, label)
+    os.makedirs(d)
+    with open(os.path.join(d, "results.log"), "w") as f:
+        f.write(f"MEMCGD kernel {kernel_line}\n")
+        for name, status, lines in tests:
+            f.write(f"MEMCGD begin bench/{name}\n")
+            f.write("| BENCH meta cpus 2\n| BENCH meta mem_mib 1987\n| BENCH meta buffer_mib 1490\n")
+            for l in lines:
+                f.write(f"| BENCH {l}\n")
+            f.write(f"MEMCGD end bench/{name} {status} 60.0\n")
+        f.write("MEMCGD done\n")
+    with open(os.path.join(d, "host-load.tsv"), "w") as f:
+        f.write("test\twall_s\tqemu_cpu_s\tother_cpu_s\n")
+        for name, (wall, qemu, other) in loads.items():
+            f.write(f"bench/{name}\t{wall}\t{qemu}\t{other}\n")
+    with open(os.path.join(d, "qemu.cmd"), "w") as f:
+        f.write("qemu-system-x86_64 -accel tcg,thread=multi -cpu max\n")
+    with open(os.path.join(root, "boots.tsv"), "a") as f:
+        f.write(f"{label}\t/nonexistent/{label}\n")
+
+
+def series(sc, sl, rate):
+    return [f"series {sc} {sl} {t}.000 {rate * t}" for t in range(0, 51)]
+
+
+with tempfile.TemporaryDirectory() as root:
+    runs = os.path.join(root, "runs")
+    out = os.path.join(root, "out")
+    os.makedirs(runs)
+    normal = (60, 120, 3)        # 2.0 QEMU CPU-s/s, 0.05 other
+    s1_high, s3_high = [100, 110, 120], [110, 121, 132]
+    s1_low, s3_low = [50, 50, 50], [40, 45, 50]
+    s2_low, s4_low, s0_low = [10, 12, 11], [500, 520, 510], [530, 540, 550]
+    for i in range(3):
+        tests = [
+            ("S1", "PASS", series("S1", "high", s1_high[i]) + series("S1", "low", s1_low[i]) +
+             [f"result S1 high {s1_high[i]} MiB/s", f"result S1 low {s1_low[i]} MiB/s"]),
+            ("S3", "PASS", series("S3", "high", s3_high[i]) + series("S3", "low", s3_low[i]) +
+             [f"result S3 high {s3_high[i]} MiB/s", f"result S3 low {s3_low[i]} MiB/s"]),
+            ("S2", "PASS", series("S2", "low", s2_low[i]) + [f"result S2 low {s2_low[i]} MiB/s"]),
+            ("S4", "PASS", series("S4", "low", s4_low[i]) + [f"result S4 low {s4_low[i]} MiB/s"]),
+            ("S0", "PASS", [f"result S0 low {s0_low[i]} MiB/s"]),
+            ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 attached_1 990 faults/s",
+                            f"result P3 none_2 1010 faults/s", f"result P3 attached_2 985 faults/s"]),
+            ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
+            ("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 300 MiB/s"]),
+        ]
+        loads = {t[0]: normal for t in tests}
+        boot(runs, f"rep{i + 1}-patched", "6.12.118-memcgd-default | #key SMP | abc123", tests, loads)
+        boot(runs, f"rep{i + 1}-unpatched", "6.12.118-memcgd-pristine | #key2 SMP | def456",
+             [("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 400 MiB/s"])],
+             {"P4": normal})
+    # a disturbed run (the host was busy) with an absurd S3 high, a starved one,
+    # and a failed one: all three must stay out of the medians
+    boot(runs, "rep4-patched", "6.12.118-memcgd-default | #key SMP | abc123",
+         [("S3", "PASS", ["result S3 high 99999 MiB/s", "result S3 low 99999 MiB/s"]),
+          ("S1", "PASS", ["result S1 high 1 MiB/s", "result S1 low 1 MiB/s"]),
+          ("S4", "FAIL", ["result S4 low 1 MiB/s"])],
+         {"S3": (60, 120, 30), "S1": (60, 60, 3), "S4": normal})
+    with open(os.path.join(root, "notes.md"), "w") as f:
+        f.write("Synthetic notes paragraph.\n")
+
+    p = subprocess.run([sys.executable, report, "--runs", runs, "--out", out, "--notes",
+                        os.path.join(root, "notes.md"), "--command", "scripts/bench --test"],
+                       capture_output=True, text=True)
+    print(p.stdout, p.stderr)
+    check(p.returncode == 0, "report.py exits 0")
+    md = open(os.path.join(out, "benchmarks.md")).read() if p.returncode == 0 else ""
+
+    def row(name):
+        m = re.search(rf"^\| {re.escape(name)} \|.*$", md, re.M)
+        return m.group(0) if m else ""
+
+    check("| 1.100 |" in row("P1") and "| met |" in row("P1"), "P1 = median 121 / median 110 = 1.10, met: " + row("P1"))
+    check("| 0.900 |" in row("P1b") and "missed by 10.0%" in row("P1b"), "P1b = 45/50 missed by 10%: " + row("P1b"))
+    check("| 46.4 |" in row("P2") and "| met |" in row("P2"), "P2 = 510/11 = 46.4 met: " + row("P2"))
+    check("| 0.944 |" in row("P2b") and "missed by" in row("P2b"), "P2b = 510/540 = 0.944, missed: " + row("P2b"))
+    check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
+    check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
+    check("| 1.000 |" in row("P4") and "| met |" in row("P4"), "P4 faults = 1.00: " + row("P4"))
+    check("| 0.750 |" in row("P4-charge") and "missed by 24.2%" in row("P4-charge"), "P4-charge 300/400: " + row("P4-charge"))
+    check("| 0.950 |" in row("P5") and "5.0% apart" in row("P5"), "P5 0.95 outside 1 ± 0.02: " + row("P5"))
+    check(re.search(r"\| rep4-patched \| 1 \| S3 \| PASS \| no: host busy: 0\.50 CPU-s/s", md) is not None,
+          "busy host run rejected with its reason")
+    check(re.search(r"\| rep4-patched \| 2 \| S1 \| PASS \| no: QEMU got 1\.00 CPU-s/s, usual 2\.00", md) is not None,
+          "starved QEMU run rejected with its reason")
+    check(re.search(r"\| rep4-patched \| 3 \| S4 \| FAIL \| no: test FAIL", md) is not None, "failed run rejected")
+    check("| 3 of 4 |" in md, "scenario table counts accepted of all runs")
+    check("Synthetic notes paragraph." in md, "notes are included")
+    check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
+    check("3 rejected" in p.stdout, "summary counts rejected runs")
+    png = os.path.join(out, "benchmarks.png")
+    check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
+
+    bad = subprocess.run([sys.executable, report, "--runs", root + "/nothing", "--out", out],
+                         capture_output=True, text=True)
+    check(bad.returncode != 0 and "boots.tsv missing" in bad.stderr, "a wrong log directory is named: " + bad.stderr.strip())
+
+if failures:
+    sys.exit(f"{failures} failure(s)")
+print("all report checks passed")

@@ -1,0 +1,181 @@
+#!/bin/bash
+# Build every prefix of the kernel series: "each patch builds on its own".
+#
+# usage: bisect-build.sh [--config default|nobpf|nomemcg]...
+#
+# Extracts the pristine 6.12 tarball into $MEMCGD_CACHE/tree/bisect-<config>,
+# configures it like the guest kernel (tinyconfig + kernel-patches/memcgd.config),
+# builds it, then applies the patches one at a time with git am and rebuilds
+# after each (incrementally, with ccache). After every patch it builds what
+# the patch touches:
+#   bzImage                      always, new compiler warnings fail the step
+#   tools/lib/bpf (static)       patches touching tools/lib/bpf or tools/include
+#   the selftest's BPF object    patches touching tools/testing/selftests/bpf
+#     and test_progs source        (progs/ with clang -target bpf against the
+#                                  step's vmlinux.h; prog_tests/ with -fsyntax-only)
+#   samples/bpf memcg            patches touching samples/bpf (same way)
+# Configs: default = the guest's; nobpf = default without CONFIG_BPF_SYSCALL;
+# nomemcg = default without CONFIG_MEMCG. For nobpf and nomemcg only the
+# whole series is built (base and last patch), which is what catches a
+# missing #ifdef. Prints one line per step and a verdict; exits 1 if any step
+# failed. Logs: $MEMCGD_CACHE/tree/bisect-<config>/bisect-logs/.
+
+source "$(dirname "$0")/lib.sh"
+
+configs=()
+while (($#)); do
+	case "$1" in
+	--config)
+		case "${2:-}" in default|nobpf|nomemcg) configs+=("$2") ;;
+		*) die "bisect-build.sh: --config wants default, nobpf or nomemcg, got '${2:-}'" ;; esac
+		shift ;;
+	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) die "bisect-build.sh: unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+((${#configs[@]})) || configs=(default)
+[[ -f "$KERNEL_TARBALL" ]] || die "$KERNEL_TARBALL missing: install $KERNEL_PACKAGE"
+mapfile -t patches < <(kernel_patches)
+((${#patches[@]})) || die "kernel-patches/ has no patches"
+
+export ARCH=x86_64 KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
+export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
+export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
+export CCACHE_DIR="$MEMCGD_CACHE/ccache" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=8G
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+
+failed=0
+report() {	# report CONFIG STEP RESULT SECONDS DETAIL
+	printf '%-8s %-62s %-4s %5ss %s\n' "$1" "$2" "$3" "$4" "$5"
+	[[ "$3" == ok ]] || failed=$((failed + 1))
+}
+
+# bzImage of the current tree; with STRICT=1, fails on a compiler warning
+# (Kbuild prints only the files it rebuilt: these are the step's own).
+build_kernel() {	# build_kernel LOG STRICT
+	make -s olddefconfig >"$1" 2>&1 || return 1
+	make -j"$(jobs)" CC="ccache gcc" bzImage >>"$1" 2>&1 || return 1
+	((!$2)) || ! grep -E '(warning|error):' "$1"
+}
+
+build_libbpf() {	# build_libbpf LOG
+	make -s -C tools/lib/bpf -j"$(jobs)" BUILD_STATIC_ONLY=1 >"$1" 2>&1
+}
+
+# BPF objects and their userspace halves, compiled the way their Makefiles
+# would, against the step's own vmlinux.h, libbpf and UAPI headers: BPF C
+# with clang -target bpf, a skeleton from each object (bpftool gen skeleton,
+# named like the Makefiles do), samples linked against the step's libbpf.a,
+# test_progs sources (which need the test_progs framework) -fsyntax-only.
+build_bpf_sources() {	# build_bpf_sources LOG FILE...
+	local log="$1" gen="$tree/bisect-gen" f stem
+	local -a bpf=() user=()
+	shift
+	for f in "$@"; do
+		case "$f" in */progs/*.c|*.bpf.c) bpf+=("$f") ;; *) user+=("$f") ;; esac
+	done
+	rm -rf "$gen"
+	mkdir -p "$gen"
+	{
+		make -s -C tools/bpf/bpftool -j"$(jobs)" bootstrap &&
+		tools/bpf/bpftool/bootstrap/bpftool btf dump file vmlinux format c >"$gen/vmlinux.h" &&
+		make -s -C tools/lib/bpf -j"$(jobs)" BUILD_STATIC_ONLY=1 OUTPUT="$gen/" \
+			DESTDIR="$gen/libbpf" prefix=/ install
+	} >"$log" 2>&1 || return 1
+	for f in ${bpf[@]+"${bpf[@]}"}; do
+		stem="$(basename "$f" .c)"
+		stem="${stem%.bpf}"
+		echo "clang -target bpf $f; bpftool gen skeleton -> $stem.skel.h" >>"$log"
+		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+			-I"$gen" -I"$gen/libbpf/include" -Itools/testing/selftests/bpf \
+			-Itools/include/uapi -c "$f" -o "$gen/$stem.bpf.o" >>"$log" 2>&1 &&
+		tools/bpf/bpftool/bootstrap/bpftool gen skeleton "$gen/$stem.bpf.o" name "$stem" \
+			>"$gen/$stem.skel.h" 2>>"$log" || return 1
+	done
+	for f in ${user[@]+"${user[@]}"}; do
+		case "$f" in
+		*/prog_tests/*.c)
+			echo "gcc -fsyntax-only $f" >>"$log"
+			gcc -fsyntax-only -Wall -Werror -D_GNU_SOURCE -I"$gen" -I"$gen/libbpf/include" \
+				-Itools/testing/selftests/bpf -Itools/testing/selftests -Itools/include \
+				-Itools/include/uapi -Itools/lib "$f" >>"$log" 2>&1 || return 1 ;;
+		*)
+			echo "gcc $f -o $gen/$(basename "$f" .c) (libbpf.a)" >>"$log"
+			gcc -O2 -Wall -Werror -D_GNU_SOURCE -I"$gen" -I"$gen/libbpf/include" \
+				-Itools/include/uapi "$f" -o "$gen/$(basename "$f" .c)" \
+				"$gen/libbpf/lib64/libbpf.a" -lelf -lz >>"$log" 2>&1 || return 1 ;;
+		esac
+	done
+}
+
+run_config() {	# run_config CONFIG
+	local config="$1" start step subject files log i
+	tree="$MEMCGD_CACHE/tree/bisect-$config"
+	log "bisect $config: preparing $tree"
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	tar -C "$tree" --strip-components=1 -xf "$KERNEL_TARBALL"
+	cd "$tree"
+	export CCACHE_BASEDIR="$tree"
+	git init -q
+	git add -f . >/dev/null
+	git commit -q -m "linux-source $(kernel_source_version)"
+	mkdir -p bisect-logs
+	make -s tinyconfig >/dev/null
+	scripts/kconfig/merge_config.sh -m .config "$REPO_DIR/kernel-patches/memcgd.config" >/dev/null
+	case "$config" in
+	nobpf) scripts/config --disable BPF_SYSCALL ;;
+	nomemcg) scripts/config --disable MEMCG ;;
+	esac
+	make -s olddefconfig >/dev/null
+
+	start=$SECONDS
+	if build_kernel bisect-logs/00-base.log 0; then
+		report "$config" "base: linux-source $(kernel_source_version)" ok $((SECONDS - start)) \
+			"$(grep -c 'warning:' bisect-logs/00-base.log || true) warnings (not counted)"
+	else
+		report "$config" "base" FAIL $((SECONDS - start)) "bisect-logs/00-base.log"
+		return
+	fi
+	for ((i = 0; i < ${#patches[@]}; i++)); do
+		step="$(basename "${patches[i]}" .patch)"
+		subject="${step:0:60}"
+		git am -q --whitespace=error-all "${patches[i]}" || {
+			git am --abort || true
+			report "$config" "$subject" FAIL 0 "git am"
+			return
+		}
+		# other configs: apply everything, build once at the end
+		[[ "$config" != default ]] && ((i < ${#patches[@]} - 1)) && continue
+		[[ "$config" != default ]] && subject="whole series (last: ${step:0:40})"
+		start=$SECONDS
+		log="bisect-logs/$step"
+		if ! build_kernel "$log.kernel.log" 1; then
+			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.kernel.log"
+			continue
+		fi
+		files="$(git diff --name-only HEAD~1 HEAD)"
+		[[ "$config" != default ]] && files="$(git diff --name-only HEAD~"${#patches[@]}" HEAD)"
+		if grep -qE '^tools/(lib/bpf|include)/' <<<"$files" && ! build_libbpf "$log.libbpf.log"; then
+			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.libbpf.log"
+			continue
+		fi
+		mapfile -t sources < <(grep -E '^(tools/testing/selftests/bpf|samples/bpf)/.*\.c$' <<<"$files" || true)
+		if ((${#sources[@]})) && ! build_bpf_sources "$log.bpf.log" "${sources[@]}"; then
+			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.bpf.log"
+			continue
+		fi
+		report "$config" "$subject" ok $((SECONDS - start)) \
+			"$( ((${#sources[@]})) && echo "+ ${#sources[@]} BPF sources")"
+	done
+}
+
+for config in "${configs[@]}"; do
+	run_config "$config"
+done
+if ((failed)); then
+	log "bisect: $failed step(s) failed"
+	exit 1
+fi
+log "bisect: every step built (${configs[*]})"
