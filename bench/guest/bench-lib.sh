@@ -66,12 +66,18 @@ bench_reset() {
 	systemctl stop memcgd.service 2>/dev/null || true
 	systemctl reset-failed memcgd.service 2>/dev/null || true
 	systemctl stop 'bench-*.service' 2>/dev/null || true
+	# systemd tearing down units (P5 leaves 254) must not overlap the next run
+	local i
+	for i in $(seq 150); do
+		[[ -z "$(systemctl list-jobs --no-legend 2>/dev/null)" ]] && break
+		sleep 0.2
+	done
 	rm -rf /etc/memcgd.d "$WORK"
 	mkdir -p /etc/memcgd.d "$WORK"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	# the previous scenario's swap must be gone before this one starts
-	local i used
+	local used
 	for i in $(seq 100); do
 		used=$(awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 } END { print int((t - f) / 1024) }' /proc/meminfo)
 		((used < 16)) && break
