@@ -219,11 +219,13 @@ def representative(runs, scenario, metric):
     return min(cands, key=lambda r: abs(r.results[metric][0] - med))
 
 
-def per_second(series):
+def per_second(series, offset=0.0):
+    """Rate between consecutive log lines, stamped at the later one; the
+    workload's closing line, a few ms after the last, is skipped."""
     out = []
     for (t0, u0), (t1, u1) in zip(series, series[1:]):
-        if t1 > t0:
-            out.append((t1, (u1 - u0) / (t1 - t0)))
+        if t1 - t0 >= 0.5:
+            out.append((t1 + offset, (u1 - u0) / (t1 - t0)))
     return out
 
 
@@ -236,15 +238,17 @@ def plot(runs, png):
             if r:
                 for sl in ("high", "low"):
                     if sl in r.series:
+                        # S1/S3: low.slice's writer starts head_start seconds after high's
+                        offset = float(r.meta.get("head_start", 0)) if sl == "low" and "high" in r.series else 0.0
                         path = os.path.join(tmp, f"{sc}-{sl}.dat")
                         with open(path, "w") as f:
-                            for t, rate in per_second(r.series[sl]):
+                            for t, rate in per_second(r.series[sl], offset):
                                 f.write(f"{t:.3f} {max(rate, 0.5):.3f}\n")
                         files.append((sl, path))
             panels.append((sc, r, files))
         script = ["set terminal pngcairo size 1600,480 font 'sans,10'",
                   f"set output '{png}'",
-                  "set multiplot layout 1,4 title 'Per-second progress of each slice (MiB written per second, log scale); one representative run each'",
+                  "set multiplot layout 1,4 title 'Per-second progress of each slice (MiB written per second, log scale; time since the first writer started); one representative run each'",
                   "set logscale y", "set yrange [0.5:20000]", "set xlabel 'seconds'",
                   "set grid", "set key top right"]
         for sc, r, files in panels:
