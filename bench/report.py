@@ -308,7 +308,9 @@ def render(runs, idents, accels, args):
                "whole passes over its buffer, so a swapping worker reads 0 under TCG.")
     out.append(f"- Repetitions: {len({r.boot for r in runs if r.kernel == 'patched'})} boots of the "
                "patched kernel with the scenarios in a rotated order, each followed by a boot of "
-               "the unpatched kernel for P4.")
+               "the unpatched kernel for P4; the runs column of the scenario table counts the "
+               "runs of each scenario (P3, P4, P5 and footprint repeat their measurement 3 times "
+               "within a run, alternating the conditions).")
     out.append(f"- Rejection rule: a run is left out when its test failed, when the rest of the host "
                f"used more than {OTHER_CPU_MAX:.2f} CPU-seconds per wall-second during it, or when "
                f"QEMU got less than {QEMU_CPU_MIN:.0%} of the median CPU-seconds per wall-second of "
@@ -340,7 +342,7 @@ def render(runs, idents, accels, args):
                 for m in metrics:
                     v = values(runs, kernel, sc, m)
                     n_all = len(values(runs, kernel, sc, m, accepted=False))
-                    unit = next((r.units[m] for r in runs if m in r.units), "")
+                    unit = next((r.units[m] for r in runs if r.scenario == sc and m in r.units), "")
                     label = sc + (" (unpatched)" if kernel == "unpatched" else "")
                     m_text = f"{m} ({unit})" if unit else m
                     if v:
