@@ -162,15 +162,12 @@ write_policies() {
 	echo "BENCH meta policy_high_mode $mode"
 }
 
-attached() {	# attached SLICE...: every slice has its link
-	local s
-	for s in "$@"; do
-		memcgctl status --json | python3 -c '
+attached() {	# attached SLICE...: every slice has its link (one status read for all)
+	memcgctl status --json | python3 -c '
 import json, sys
 s = json.load(sys.stdin)
-sys.exit(0 if any(x["name"] == sys.argv[1] and x["attached"] for x in s["slices"]) else 1)' "$s" ||
-			return 1
-	done
+linked = {x["name"] for x in s["slices"] if x["attached"]}
+sys.exit(0 if set(sys.argv[1:]) <= linked else 1)' "$@"
 }
 
 wait_for() {	# wait_for SECONDS WHAT COMMAND...
@@ -300,17 +297,18 @@ run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL
 VMSTAT_KEYS="pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pswpin pswpout allocstall_movable allocstall_normal workingset_refault_anon thp_fault_alloc thp_split_pmd oom_kill"
 SLICE_STAT_KEYS="pgscan pgsteal pgmajfault workingset_refault_anon"
 SLICE_EVENT_KEYS="low min high oom"
+pick_keys() {	# pick_keys "KEY..." PREFIX FILE: the "key value" lines of FILE for KEYs, prefixed
+	awk -v keys="$1" -v p="$2" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		($1 in want) { print p $1, $2 }' "$3"
+}
 diag_snapshot() {	# diag_snapshot FILE
 	{
-		awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-			($1 in want) { print "vm_" $1, $2 }' /proc/vmstat
+		pick_keys "$VMSTAT_KEYS" vm_ /proc/vmstat
 		local sl
 		for sl in high low; do
 			[[ -r /sys/fs/cgroup/$sl.slice/memory.stat ]] || continue
-			awk -v keys="$SLICE_STAT_KEYS" -v p="${sl}_" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-				($1 in want) { print p $1, $2 }' "/sys/fs/cgroup/$sl.slice/memory.stat"
-			awk -v keys="$SLICE_EVENT_KEYS" -v p="${sl}_events_" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-				($1 in want) { print p $1, $2 }' "/sys/fs/cgroup/$sl.slice/memory.events"
+			pick_keys "$SLICE_STAT_KEYS" "${sl}_" "/sys/fs/cgroup/$sl.slice/memory.stat"
+			pick_keys "$SLICE_EVENT_KEYS" "${sl}_events_" "/sys/fs/cgroup/$sl.slice/memory.events"
 		done
 	} >"$1"
 }

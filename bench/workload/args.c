@@ -121,3 +121,9 @@ int open_progress_log(const char *cmd, const char *path, FILE **out)
 	}
 	return 0;
 }
+
+void close_progress_log(FILE *log)
+{
+	if (log && log != stdout)
+		fclose(log);
+}

@@ -27,5 +27,7 @@ int parse_workload_args(const char *cmd, int argc, char **argv, struct workload_
  * --log was given. Returns -errno with a message on failure.
  */
 int open_progress_log(const char *cmd, const char *path, FILE **out);
+/* Closes what open_progress_log() opened (not stdout, not NULL). */
+void close_progress_log(FILE *log);
 
 #endif

@@ -76,7 +76,6 @@ done:
 	secs = progress_finish(&p);
 	printf("charge: %llu MiB in %.3f s: %.1f MiB/s\n", (unsigned long long)p.units, secs,
 	       p.units / secs);
-	if (log && log != stdout)
-		fclose(log);
+	close_progress_log(log);
 	return 0;
 }

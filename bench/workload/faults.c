@@ -50,7 +50,6 @@ done:
 	printf("faults: %llu faults in %.3f s: %.0f faults/s\n", (unsigned long long)p.units, secs,
 	       p.units / secs);
 	munmap((void *)buf, len);
-	if (log && log != stdout)
-		fclose(log);
+	close_progress_log(log);
 	return 0;
 }

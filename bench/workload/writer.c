@@ -48,7 +48,6 @@ done:
 	printf("writer: %llu MiB in %.3f s (%.1f MiB/s, %llu passes)\n",
 	       (unsigned long long)p.units, secs, p.units / secs, (unsigned long long)pass);
 	munmap((void *)buf, a->mib << 20);
-	if (log && log != stdout)
-		fclose(log);
+	close_progress_log(log);
 	return 0;
 }
