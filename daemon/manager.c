@@ -214,8 +214,28 @@ static int depth_of(const char *name)
 	return n;
 }
 
+/* The periodic re-check of a slice that is in place: its cgroup directory still exists with the
+ * cgroup id it had, so asking systemd again would only repeat the answer (with hundreds of
+ * slices, those bus round trips were the daemon's largest cost). */
+static bool still_in_place(struct manager *m, struct slice_rt *rt)
+{
+	_cleanup_free_ char *dir = NULL;
+	uint64_t id;
+
+	if (!rt->cgroup || !(rt->link || streq(rt->attach, "dry-run")))
+		return false;
+	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
+	return dir && cgroup_id_of(dir, &id) == 0 && id == rt->cgroup_id;
+}
+
+enum resolve_scope {
+	RESOLVE_PENDING,   /* slices marked dirty, not running or failed */
+	RESOLVE_CHECK,     /* and every other one whose cgroup directory changed */
+	RESOLVE_ALL,       /* every slice asks systemd (start, reload) */
+};
+
 /* Finds every managed slice's cgroup and (de)attaches; parents before children. */
-static void resolve_all(struct manager *m, bool everything)
+static void resolve_all(struct manager *m, enum resolve_scope scope)
 {
 	for (int depth = 0; depth <= SLICE_NAME_MAX; depth++) {
 		bool any_deeper = false;
@@ -231,8 +251,14 @@ static void resolve_all(struct manager *m, bool everything)
 			d = depth_of(rt->conf.name);
 			if (d > depth)
 				any_deeper = true;
-			if (d != depth || !(everything || rt->dirty || !rt->cgroup || streq(rt->attach, "failed")))
+			if (d != depth ||
+			    !(scope != RESOLVE_PENDING || rt->dirty || !rt->cgroup || streq(rt->attach, "failed")))
 				continue;
+			if (scope == RESOLVE_CHECK && !rt->dirty && still_in_place(m, rt)) {
+				if (m->dry_run)
+					map_slice_cgroups(m, k); /* no online hook in a dry run */
+				continue;
+			}
 			rt->dirty = false;
 			if (m->bus) {
 				r = bus_slice_cgroup(m->bus, rt->conf.name, &cgroup, reason, sizeof(reason));
@@ -408,7 +434,7 @@ static void reload(struct manager *m)
 			log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
 				       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
 				       m->config.n_slices);
-			resolve_all(m, true);
+			resolve_all(m, RESOLVE_ALL);
 		}
 	}
 	memcgd_config_done(&c);
@@ -622,7 +648,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	ring_buffer__consume(m->pm.events);
 	/* unresolved slices every tick (the 1 s attach bound even without bus signals), all of
 	 * them every 10 ticks (to notice slices that stopped while signals were missed) */
-	resolve_all(m, ++n % 10 == 0);
+	resolve_all(m, ++n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
 	sample(m);
 	write_state(m);
 	notify_status(m);
@@ -634,7 +660,7 @@ static int on_resolve(sd_event_source *s, void *userdata)
 {
 	struct manager *m = userdata;
 
-	resolve_all(m, false);
+	resolve_all(m, RESOLVE_PENDING);
 	write_state(m);
 	return 0;
 }
@@ -755,7 +781,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 			log_warning("cannot connect to systemd's bus (%s): finding slices by their cgroup "
 				    "paths instead", strerror(-r));
 	}
-	resolve_all(m, true);
+	resolve_all(m, RESOLVE_ALL);
 
 	/* everything privileged is done except creating links for slices that start later */
 	r = caps_drop_to_runtime_set(!m->dry_run);
