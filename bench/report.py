@@ -27,7 +27,7 @@ OTHER_CPU_MAX = 0.30
 QEMU_CPU_MIN = 0.85
 
 # (name, numerator, denominator, target, kind, what, rfc)
-# kind ">=": value must reach target; "within": |value - 1| <= target
+# kind ">=": value must reach target; "within": |value - 1| <= target; "info": no target
 RATIOS = [
     ("P1", ("patched", "S3", "high"), ("patched", "S1", "high"), 1.00, ">=",
      "high slice, both busy: memcgd / memory.low", "0.90"),
@@ -39,6 +39,8 @@ RATIOS = [
      "low slice, high idle: memcgd / no protection (zero-filled holder)", "-"),
     ("P2b-f", ("patched", "S4f", "low"), ("patched", "S0f", "low"), 0.95, ">=",
      "low slice, high idle: memcgd / no protection (pattern-filled holder)", "-"),
+    ("T", ("patched", "S4t", "low"), ("patched", "S0", "low"), None, "info",
+     "low slice arriving while high still counts active (S4t) / no protection (S0)", "-"),
     ("P3", ("patched", "P3", "attached"), ("patched", "P3", "none"), 0.98, ">=",
      "page faults/s: memcgd attached / nothing attached", "-"),
     ("P4", ("patched", "P4", "faults"), ("unpatched", "P4", "faults"), 0.99, ">=",
@@ -58,6 +60,7 @@ SCENARIOS = {
     "S0": "no protection, high idle (zero-filled holder)",
     "S4f": "memcgd, high idle (pattern-filled holder)",
     "S0f": "no protection, high idle (pattern-filled holder)",
+    "S4t": "memcgd, low arrives while high still counts active (no idle settle)",
     "R1": "stress-ng (RFC flags), memory.low, both busy",
     "R3": "stress-ng (RFC flags), memcgd, both busy",
     "P3": "fault microbenchmark in low.slice, nothing attached vs memcgd attached",
@@ -189,7 +192,9 @@ def ratio_row(runs, spec):
     value = statistics.median(a) / statistics.median(b)
     low = min(a) / max(b) if max(b) else None
     high = max(a) / min(b) if min(b) else None
-    if kind == ">=":
+    if kind == "info":
+        verdict = "no target"
+    elif kind == ">=":
         verdict = "met" if value >= target else f"missed by {100 * (target - value) / target:.1f}%"
     else:
         dev = abs(value - 1)
@@ -204,6 +209,8 @@ def fmt_ratio(v):
 
 
 def target_text(kind, target):
+    if kind == "info":
+        return "-"
     if kind == ">=":
         return f"≥ {target:.2f}" if target < 10 else f"≥ {target:g}"
     return f"1 ± {target:g}"

@@ -34,7 +34,7 @@ bench_require() {
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|R3|P3|P5|footprint)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
@@ -273,16 +273,42 @@ run_both_busy() {	# run_both_busy SCENARIO PROTECTION
 	memcgd_counters "$sc"
 }
 
-run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL
-	local sc=$1 fill=$3
+slice_active() {	# slice_active SLICE: memcgd counts SLICE active now
+	memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+sys.exit(0 if any(x["name"] == sys.argv[1] and x["active"] for x in s["slices"]) else 1)' "$1"
+}
+
+# High idle: high.slice's holder fills its buffer, then sleeps; low.slice's
+# writer starts IDLE_SETTLE seconds later in every protection mode, so that it
+# runs while high.slice is idle by memcgd's definition too (the benchmark
+# policy's Window=1s and Hold=5s: inactive 6-7 s after the last fault). What
+# low.slice loses when it arrives while high.slice still counts as active is
+# the transition scenario's question (memcgd.bench_idle_settle=0; notes).
+run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL [SETTLE]
+	local sc=$1 fill=$3 settle=${4:-}
+	[[ -n "$settle" ]] || settle=$(cmdline_value memcgd.bench_idle_settle 8)
 	protection "$2"
-	say "$sc: high.slice holds $MIB MiB ($fill fill) and sleeps; low.slice writes ($2)"
+	say "$sc: high.slice holds $MIB MiB ($fill fill) and sleeps; low.slice writes after ${settle}s ($2)"
 	rm -f "$WORK/ready"
 	start_unit bench-holder-high high.slice "$BENCH" holder --mib "$MIB" --fill "$fill" --ready "$WORK/ready"
 	wait_for 300 "the holder to fill its buffer" test -e "$WORK/ready"
+	sleep "$settle"
+	echo "BENCH meta idle_settle_s $settle"
+	if [[ "$2" == memcgd ]]; then
+		if slice_active high.slice; then
+			echo "BENCH meta high_active_at_low_start yes"
+		else
+			echo "BENCH meta high_active_at_low_start no"
+		fi
+	fi
 	echo "BENCH meta high_memory_current_before_mib $(cgroup_mib high.slice memory.current)"
 	diag_snapshot "$WORK/diag.before"
+	watch_memcgd &
+	local watcher=$!
 	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2
+	kill "$watcher" 2>/dev/null || true
 	diag_snapshot "$WORK/diag.after"
 	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
 	result "$sc" high_resident_after "$(cgroup_mib high.slice memory.current)" MiB
@@ -318,19 +344,41 @@ diag_delta() {	# diag_delta SCENARIO BEFORE AFTER
 }
 
 # While memcgd runs: its view of the slices every 5 s (test output only).
+# With memcgd.bench_debug=1 on the kernel command line, also every second:
+# the slices' LRU sizes and reclaim counters, the writers' kernel stacks, and
+# how often reclaim throttled (tracepoint vmscan:mm_vmscan_throttled).
+TRACEFS=/sys/kernel/tracing
+debug_tick() {
+	local sl
+	for sl in high low; do
+		[[ -r /sys/fs/cgroup/$sl.slice/memory.stat ]] || continue
+		echo "$sl $(pick_keys "anon active_anon inactive_anon pgscan pgsteal pgactivate pgdeactivate pgrefill workingset_refault_anon workingset_activate_anon" "" \
+			"/sys/fs/cgroup/$sl.slice/memory.stat" | paste -sd' ')"
+	done
+	grep -E '^(MemFree|SwapFree):' /proc/meminfo | tr -s ' ' | paste -sd' '
+	pick_keys "pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct allocstall_movable pswpin pswpout" "" /proc/vmstat | paste -sd' '
+	if [[ -r $TRACEFS/trace ]]; then
+		echo "throttled: $(grep -o 'reason=[A-Z_]*' $TRACEFS/trace | sort | uniq -c | paste -sd' ')"
+		: >$TRACEFS/trace
+	fi
+	local p
+	for p in $(pgrep -f 'memcgd-bench writer'); do
+		echo "pid $p $(awk '{print $3}' "/proc/$p/stat") $(tr '\n' ' ' <"/proc/$p/stack" 2>/dev/null | cut -c1-300)"
+	done
+}
 watch_memcgd() {
-	systemctl -q is-active memcgd.service || return 0
-	while sleep 5; do
-		echo "--- $(date +%T) memcgctl status"
-		memcgctl status 2>&1 | sed -n '/^SLICE/,/^$/p'
-		if [[ -n "${BENCH_DEBUG:-}" ]]; then
-			grep -E '^(MemFree|SwapFree|Active\(anon\)|Inactive\(anon\)|AnonHugePages):' /proc/meminfo | tr -s ' ' | paste -sd' '
-			for p in $(pgrep -f 'memcgd-bench writer'); do
-				echo "pid $p $(awk '{print $3}' /proc/$p/stat) wchan=$(cat /proc/$p/wchan)"
-				cat /proc/$p/stack 2>/dev/null | head -12
-			done
-			grep -E '^(pgscan|pgsteal|pswp|allocstall|compact_stall|thp_fault|pgsteal_anon)' /proc/vmstat | paste -sd' '
+	local n=0
+	if [[ -n "${BENCH_DEBUG:-}" && -w $TRACEFS/events/vmscan/mm_vmscan_throttled/enable ]]; then
+		: >$TRACEFS/trace
+		echo 1 >$TRACEFS/events/vmscan/mm_vmscan_throttled/enable
+	fi
+	systemctl -q is-active memcgd.service || [[ -n "${BENCH_DEBUG:-}" ]] || return 0
+	while sleep 1; do
+		if ((n++ % 5 == 0)) && systemctl -q is-active memcgd.service; then
+			echo "--- $(date +%T) memcgctl status"
+			memcgctl status 2>&1 | sed -n '/^SLICE/,/^$/p'
 		fi
+		[[ -n "${BENCH_DEBUG:-}" ]] && { echo "--- $(date +%T.%N | cut -c1-12) debug"; debug_tick; }
 	done >&2
 }
 
@@ -378,11 +426,19 @@ charge_rate() {	# charge_rate SLICE: MiB/s written to tmpfs
 		awk '/^charge:/ { print $(NF - 1) }'
 }
 
+# The first microbenchmark run after boot or after a priority scenario is
+# slower than the rest (cold caches, leftover swap-in): one unrecorded run
+# first, so that it does not land on whichever condition happens to go first.
+micro_warm_up() {	# micro_warm_up SLICE
+	faults_rate "$1" >/dev/null
+}
+
 # P3: the fault microbenchmark in low.slice with nothing attached and with
 # memcgd attached (high.slice idle), alternating.
 run_p3() {
 	local i
 	protection none
+	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
 		systemctl stop memcgd.service 2>/dev/null || true
 		result P3 "none_$i" "$(faults_rate low.slice)" faults/s
@@ -396,6 +452,7 @@ run_p3() {
 run_p4() {
 	local i
 	protection none
+	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
 		result P4 "faults_$i" "$(faults_rate low.slice)" faults/s
 		result P4 "charge_$i" "$(charge_rate low.slice)" MiB/s
@@ -414,6 +471,7 @@ run_p5() {
 	done
 	write_policies >/dev/null
 	start_memcgd high.slice low.slice
+	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
 		result P5 "slices2_$i" "$(faults_rate low.slice)" faults/s
 		for s in "${extra[@]}"; do

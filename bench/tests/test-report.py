@@ -64,6 +64,7 @@ with tempfile.TemporaryDirectory() as root:
             ("S2", "PASS", series("S2", "low", s2_low[i]) + [f"result S2 low {s2_low[i]} MiB/s"]),
             ("S4", "PASS", series("S4", "low", s4_low[i]) + [f"result S4 low {s4_low[i]} MiB/s"]),
             ("S0", "PASS", [f"result S0 low {s0_low[i]} MiB/s"]),
+            ("S4t", "PASS", [f"result S4t low {s0_low[i] // 2} MiB/s"]),
             ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 attached_1 990 faults/s",
                             f"result P3 none_2 1010 faults/s", f"result P3 attached_2 985 faults/s"]),
             ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
@@ -99,6 +100,8 @@ with tempfile.TemporaryDirectory() as root:
     check("| 0.900 |" in row("P1b") and "missed by 10.0%" in row("P1b"), "P1b = 45/50 missed by 10%: " + row("P1b"))
     check("| 46.4 |" in row("P2") and "| met |" in row("P2"), "P2 = 510/11 = 46.4 met: " + row("P2"))
     check("| 0.944 |" in row("P2b") and "missed by" in row("P2b"), "P2b = 510/540 = 0.944, missed: " + row("P2b"))
+    check("| 0.500 |" in row("T") and "| no target |" in row("T") and "| - |" in row("T"),
+          "T = 270/540 = 0.5, informational: " + row("T"))
     check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
     check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
     check("| 1.000 |" in row("P4") and "| met |" in row("P4"), "P4 faults = 1.00: " + row("P4"))
