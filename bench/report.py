@@ -79,6 +79,7 @@ class Run:
         self.series = {}       # slice -> [(t, units)]
         self.meta = {}
         self.load = None       # (wall_s, qemu_cpu_s, other_cpu_s)
+        self.seconds = None    # the test's duration in the guest
         self.accepted = False
         self.reason = ""
 
@@ -111,7 +112,12 @@ def parse_boot(path, label, kernel):
                 current = Run(label, kernel, len(runs) + 1, line.split()[2].split("/", 1)[1])
                 runs.append(current)
             elif line.startswith("MEMCGD end ") and current:
-                current.status = line.split()[3]
+                w = line.split()
+                current.status = w[3]
+                try:
+                    current.seconds = float(w[4])
+                except (IndexError, ValueError):
+                    pass
                 current = None
             elif line.startswith("| BENCH ") and current:
                 w = line[2:].split()
@@ -236,6 +242,47 @@ def per_second(series, offset=0.0):
     return out
 
 
+IDLE_SCENARIOS = ("S2", "S4", "S0", "S4f", "S0f", "S4t")
+
+
+def recovery_second(run, threshold):
+    """First second of the run from which low.slice kept at least threshold
+    MiB/s for 3 consecutive seconds, or None."""
+    rates = per_second(run.series.get("low", []))
+    for i in range(len(rates) - 2):
+        if all(r >= threshold for _, r in rates[i:i + 3]):
+            return rates[i][0]
+    return None
+
+
+def recovery_table(runs, out):
+    """When low.slice got going in each high-idle run: the window rate alone
+    cannot tell a run that recovered just before the window from one that
+    ran well throughout, nor a stall that struck late."""
+    alone = values(runs, "patched", "S5", "low_alone")
+    if not alone:
+        return
+    threshold = statistics.median(alone) / 2
+    out.append("## Recovery of low.slice while high.slice idles\n")
+    out.append(f"Second of each run from which low.slice wrote at least half its rate alone "
+               f"({threshold:.0f} MiB/s, from S5) for 3 seconds in a row; \"never\" when it did not "
+               "within the run (accepted runs).\n")
+    out.append("| scenario | what | per run (s) | median |")
+    out.append("|---|---|---|---|")
+    for sc in IDLE_SCENARIOS:
+        rs = [r for r in runs if r.kernel == "patched" and r.scenario == sc and r.accepted and r.series.get("low")]
+        if not rs:
+            continue
+        secs = [recovery_second(r, threshold) for r in rs]
+        text = ", ".join("never" if x is None else f"{x:.0f}" for x in secs)
+        # "never" sorts after every second: a median that touches it is "never"
+        ordered = sorted(secs, key=lambda x: float("inf") if x is None else x)
+        mid = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
+        med = None if None in mid else sum(mid) / len(mid)
+        out.append(f"| {sc} | {SCENARIOS[sc]} | {text} | {'never' if med is None else f'{med:.0f}'} |")
+    out.append("")
+
+
 def plot(runs, png):
     panels = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -318,6 +365,10 @@ def render(runs, idents, accels, args):
                "the unpatched kernel for P4; the runs column of the scenario table counts the "
                "runs of each scenario (P3, P4, P5 and footprint repeat their measurement 3 times "
                "within a run, alternating the conditions).")
+    secs = [r.seconds for r in runs if r.seconds is not None]
+    if secs:
+        out.append(f"- Time: the {len(secs)} runs took {sum(secs) / 60:.0f} min in the guests "
+                   f"(without booting, about 1.5 min per boot).")
     out.append(f"- Rejection rule: a run is left out when its test failed, when the rest of the host "
                f"used more than {OTHER_CPU_MAX:.2f} CPU-seconds per wall-second during it, or when "
                f"QEMU got less than {QEMU_CPU_MIN:.0%} of the median CPU-seconds per wall-second of "
@@ -360,6 +411,7 @@ def render(runs, idents, accels, args):
         out.append("")
 
     metric_table("## Scenarios (accepted runs)\n", lambda m: not is_diag(m))
+    recovery_table(runs, out)
     out.append("## Progress over time\n")
     out.append("![per-second progress of high.slice and low.slice in S1-S4](benchmarks.png)\n")
     if args.notes and os.path.exists(args.notes):

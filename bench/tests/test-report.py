@@ -47,6 +47,12 @@ def series(sc, sl, rate):
     return [f"series {sc} {sl} {t}.000 {rate * t}" for t in range(0, 51)]
 
 
+def stalled_series(sc, sl, rate, stall_until):
+    """1 MiB/s until stall_until, then rate."""
+    return [f"series {sc} {sl} {t}.000 {t if t <= stall_until else stall_until + rate * (t - stall_until)}"
+            for t in range(0, 51)]
+
+
 with tempfile.TemporaryDirectory() as root:
     runs = os.path.join(root, "runs")
     out = os.path.join(root, "out")
@@ -63,7 +69,8 @@ with tempfile.TemporaryDirectory() as root:
              [f"result S3 high {s3_high[i]} MiB/s", f"result S3 low {s3_low[i]} MiB/s"]),
             ("S2", "PASS", series("S2", "low", s2_low[i]) + [f"result S2 low {s2_low[i]} MiB/s"]),
             ("S4", "PASS", series("S4", "low", s4_low[i]) + [f"result S4 low {s4_low[i]} MiB/s"]),
-            ("S0", "PASS", [f"result S0 low {s0_low[i]} MiB/s"]),
+            ("S5", "PASS", [f"result S5 low_alone 1000 MiB/s"]),
+            ("S0", "PASS", stalled_series("S0", "low", 1000, [10, 20, 49][i]) + [f"result S0 low {s0_low[i]} MiB/s"]),
             ("S4t", "PASS", [f"result S4t low {s0_low[i] // 2} MiB/s"]),
             ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 attached_1 990 faults/s",
                             f"result P3 none_2 1010 faults/s", f"result P3 attached_2 985 faults/s"]),
@@ -102,6 +109,11 @@ with tempfile.TemporaryDirectory() as root:
     check("| 0.944 |" in row("P2b") and "missed by" in row("P2b"), "P2b = 510/540 = 0.944, missed: " + row("P2b"))
     check("| 0.500 |" in row("T") and "| no target |" in row("T") and "| - |" in row("T"),
           "T = 270/540 = 0.5, informational: " + row("T"))
+    check(re.search(r"^\| S0 \|[^|]*\| 11, 21, never \| 21 \|$", md, re.M) is not None,
+          "S0 recovery: at 11, 21 s, and a run stalled past its end (rate 500 needs 3 s in a row)")
+    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 1 \|$", md, re.M) is not None, "S4 ran at 500+ MiB/s throughout")
+    check(re.search(r"^\| S2 \|[^|]*\| never, never, never \| never \|$", md, re.M) is not None,
+          "S2 at 10-12 MiB/s never recovers")
     check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
     check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
     check("| 1.000 |" in row("P4") and "| met |" in row("P4"), "P4 faults = 1.00: " + row("P4"))
@@ -114,6 +126,8 @@ with tempfile.TemporaryDirectory() as root:
     check(re.search(r"\| rep4-patched \| 3 \| S4 \| FAIL \| no: test FAIL", md) is not None, "failed run rejected")
     check("| 3 of 4 |" in md, "scenario table counts accepted of all runs")
     check("Synthetic notes paragraph." in md, "notes are included")
+    n_runs = len(re.findall(r"^\| rep\d-", md, re.M))
+    check(f"the {n_runs} runs took {n_runs} min in the guests" in md, f"guest time of {n_runs} runs of 60 s each")
     check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
     check("3 rejected" in p.stdout, "summary counts rejected runs")
     png = os.path.join(out, "benchmarks.png")
