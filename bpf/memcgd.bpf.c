@@ -4,7 +4,7 @@
  * throttle managed slices of lower priority while a higher one is active.
  *
  * Hot paths and their costs:
- * - memcg:count_memcg_events runs for every memcg event of the machine. For anything but
+ * - memcg:count_memcg_events (BTF tracepoint) runs for every memcg event of the machine. For anything but
  *   PGFAULT it returns after one compare; for a PGFAULT of an unmanaged cgroup it does exactly
  *   one hash lookup (slice_of). Faults of managed slices are counted with atomic adds, so
  *   concurrent CPUs never lose updates.
@@ -30,6 +30,15 @@ char LICENSE[] SEC("license") = "GPL";
 volatile __u32 active_gen;
 /* transitions lost because the ring buffer was full */
 __u64 events_dropped;
+/*
+ * Activity memcgd measures itself ([Activity] CPUUsage=): a slice that works on memory it
+ * already has takes no page faults, so its fault rate says nothing. memcgd writes "active
+ * until" (bpf_ktime_get_ns() time) per slice slot and per generation and level, and the mask
+ * of levels that may be active, through the mmapped .bss; the hooks only read them.
+ */
+volatile __u64 cpu_active_until_ns[MEMCGD_MAX_SLICES];
+volatile __u64 cpu_level_until_ns[2][MEMCGD_MAX_LEVELS];
+volatile __u64 cpu_level_mask[2];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -162,19 +171,23 @@ static __always_inline void account_faults(__u32 slot, __u64 val)
 		mark_active(gen, slot, p, s, now, wid, in_window);
 }
 
-SEC("tp/memcg/count_memcg_events")
-int memcgd_count_events(struct trace_event_raw_memcg_rstat_events *ctx)
+/* A BTF tracepoint (raw arguments, called directly) rather than a classic one: the classic
+ * program runs after the kernel fills a perf trace record for every memcg event (PGPGIN and
+ * PGPGOUT of every charge and uncharge as well as PGFAULT), which cost the fault benchmark
+ * 7% (P3 in docs/benchmarks.md). */
+SEC("tp_btf/count_memcg_events")
+int BPF_PROG(memcgd_count_events, struct mem_cgroup *memcg, int item, unsigned long val)
 {
 	__u64 id;
 	__u32 *slot;
 
-	if (ctx->item != bpf_core_enum_value(enum vm_event_item, PGFAULT))
+	if (item != bpf_core_enum_value(enum vm_event_item, PGFAULT))
 		return 0;
-	id = ctx->id;
+	id = memcg->css.cgroup->kn->id;
 	slot = bpf_map_lookup_elem(&slice_of, &id);
 	if (!slot)
 		return 0;
-	account_faults(*slot, ctx->val);
+	account_faults(*slot, val);
 	return 0;
 }
 
@@ -207,16 +220,20 @@ static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 no
 {
 	__u32 gkey = gen & 1;
 	struct memcgd_levels *l = bpf_map_lookup_elem(&levels, &gkey);
-	__u64 mask;
+	__u64 mask, cpu_mask;
 
 	if (!l || level >= MEMCGD_MAX_LEVELS - 1)
 		return false;
-	mask = l->active_mask >> (level + 1);
+	cpu_mask = cpu_level_mask[gkey];
+	mask = (l->active_mask | cpu_mask) >> (level + 1);
 	if (!mask)
 		return false; /* the common case: nothing above is active */
 	for (__u32 i = MEMCGD_MAX_LEVELS - 1; i > level && i < MEMCGD_MAX_LEVELS; i--) {
 		__u64 bit = 1ULL << i;
 
+		/* memcgd clears the CPU mask's expired bits itself */
+		if ((cpu_mask & bit) && cpu_level_until_ns[gkey][i] > now)
+			return true;
 		if (!(l->active_mask & bit))
 			continue;
 		if (l->until_ns[i] > now)
@@ -237,15 +254,20 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 	const struct memcgd_policy *p;
 	struct memcgd_slice_state *s;
 	__u32 key, *suspended;
+	__u64 now;
 
-	if (slot < 0)
+	/* slot indexes the .bss array: bound it in a register that is never spilled for a helper */
+	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
 		return false;
 	p = policy_of(active_gen, (__u32)slot);
 	if (!p || p->protect != mode)
 		return false;
 	key = (__u32)slot;
 	s = bpf_map_lookup_elem(&slice_state, &key);
-	if (!s || s->active_until_ns <= bpf_ktime_get_ns())
+	if (!s)
+		return false;
+	now = bpf_ktime_get_ns();
+	if (s->active_until_ns <= now && cpu_active_until_ns[slot] <= now)
 		return false;
 	suspended = bpf_map_lookup_elem(&protect_suspended, &key);
 	if (suspended && *suspended)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "cgroup-files.h"
@@ -26,6 +28,26 @@ int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t 
 	if (errno || end == line || *end)
 		return -EBADMSG;
 	return 0;
+}
+
+int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret)
+{
+	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", "cpu.stat");
+	_cleanup_fclose_ FILE *f = NULL;
+	char key[64];
+	uint64_t v;
+
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%63s %" SCNu64, key, &v) == 2)
+		if (streq(key, "usage_usec")) {
+			*ret = v;
+			return 0;
+		}
+	return -EBADMSG;
 }
 
 int cgroup_id_of(const char *cgroup_dir, uint64_t *ret)

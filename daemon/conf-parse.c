@@ -78,6 +78,30 @@ static int parse_rate(struct parse_state *st, const char *v, void *field, char *
 	return r;
 }
 
+static int parse_cpu_usage(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	size_t n = strlen(v);
+	char num[32];
+	int r = -EINVAL;
+
+	if (streq(v, "off")) {
+		*p = 0;
+		return 0;
+	}
+	if (n >= 2 && n < sizeof(num) && v[n - 1] == '%') {
+		memcpy(num, v, n - 1);
+		num[n - 1] = '\0';
+		r = parse_count(num, p);
+		if (r == 0 && (*p == 0 || *p > 100000))
+			r = -ERANGE;
+	}
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a CPU usage: expected a percentage of one CPU from 1%% "
+			 "to 100000%%, e.g. 50%%, or off", v);
+	return r;
+}
+
 /* A duration within [min, max] (max = USEC_INFINITY allows "infinity"); *what names the key's
  * meaning in the message, *expect the accepted range. */
 static int duration_in(const char *v, void *field, uint64_t min, uint64_t max, uint64_t multiple_of,
@@ -162,6 +186,7 @@ static const struct key_def keys[] = {
 	SETTING("Activity", "PageFaultRate", parse_rate, fault_rate),
 	SETTING("Activity", "Window", parse_window, window_usec),
 	SETTING("Activity", "Hold", parse_hold, hold_usec),
+	SETTING("Activity", "CPUUsage", parse_cpu_usage, cpu_usage_percent),
 	SETTING("Protect", "Mode", parse_protect, protect),
 	SETTING("Protect", "MaxUsage", parse_max_usage, protect_max_usage),
 	SETTING("Throttle", "Delay", parse_delay, throttle_delay_usec),

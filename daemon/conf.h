@@ -24,6 +24,7 @@ struct slice_settings {
 	uint64_t fault_rate;             /* [Activity] PageFaultRate=, faults per second */
 	uint64_t window_usec;            /* [Activity] Window= */
 	uint64_t hold_usec;              /* [Activity] Hold= */
+	uint64_t cpu_usage_percent;      /* [Activity] CPUUsage=, % of one CPU, 0 = not measured */
 	enum protect_mode protect;       /* [Protect] Mode= */
 	uint64_t protect_max_usage;      /* [Protect] MaxUsage=, bytes, SIZE_INFINITY */
 	uint64_t throttle_delay_usec;    /* [Throttle] Delay=, whole ms, 0 = never */

@@ -49,7 +49,8 @@ int kernel_probe(const char *btf_path, struct kernel_support *ks)
 		return r;
 	}
 	ks->btf = true;
-	ks->has_tracepoint = btf__find_by_name_kind(btf, "trace_event_raw_memcg_rstat_events", BTF_KIND_STRUCT) > 0;
+	/* the BTF tracepoint memcgd attaches to (tp_btf/count_memcg_events) */
+	ks->has_tracepoint = btf__find_by_name_kind(btf, "btf_trace_count_memcg_events", BTF_KIND_TYPEDEF) > 0;
 	id = btf__find_by_name_kind(btf, "memcg_bpf_ops", BTF_KIND_STRUCT);
 	if (id > 0) {
 		ks->has_ops = true;

@@ -19,7 +19,7 @@ struct kernel_support {
 	char release[65];
 	bool btf;             /* BTF could be read */
 	bool has_ops;         /* struct memcg_bpf_ops */
-	bool has_tracepoint;  /* struct trace_event_raw_memcg_rstat_events (memcg:count_memcg_events) */
+	bool has_tracepoint;  /* typedef btf_trace_count_memcg_events (memcg:count_memcg_events) */
 	unsigned hooks;       /* enum memcg_hook */
 	char hook_names[256]; /* every member of memcg_bpf_ops, space separated (also unknown ones) */
 	char error[512];      /* why memcgd cannot run here, "" if it can */

@@ -333,8 +333,12 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 	for (size_t i = 0; i < c->n_slices; i++) {
 		uint32_t k = (uint32_t)slot_of[i];
 
-		if (fresh[i])
+		if (fresh[i]) {
 			policy_maps_reset_state(&m->pm, k);
+			policy_maps_clear_cpu_active(&m->pm, k);
+			m->rt[k].last_cpu_ns = 0;
+			m->rt[k].cpu_percent = -1;
+		}
 		policy_compile(&c->slices[i], levels[i], m->rt[k].cgroup_id, &pols[k]);
 	}
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
@@ -499,12 +503,14 @@ static void write_state(struct manager *m)
 			.reason = rt->reason,
 			.protect = (char *)protect_mode_to_string(st->protect),
 			.fault_rate_threshold = st->fault_rate,
+			.cpu_usage_threshold = st->cpu_usage_percent,
 			.window_usec = st->window_usec,
 			.hold_usec = st->hold_usec,
 			.delay_ms = st->throttle_delay_usec / 1000,
 			.max_continuous_usec = st->throttle_max_usec == USEC_INFINITY ? UINT64_MAX : st->throttle_max_usec,
 			.max_usage = st->protect_max_usage,
 			.fault_rate = rt->rate,
+			.cpu_percent = st->cpu_usage_percent ? rt->cpu_percent : -1,
 			.active = rt->active,
 			.throttling = rt->throttling,
 			.guard_tripped = rt->st.guard_tripped,
@@ -526,13 +532,49 @@ static void write_state(struct manager *m)
 		log_warning("cannot write %s: %s", m->opt.state_file, strerror(-r));
 }
 
+/* [Activity] CPUUsage=: a slice busy on memory it already has takes no page faults; its CPU
+ * time shows the work. Marks the slice active (through the next window plus the hold time,
+ * like a window over the fault threshold) while it uses at least the configured share. */
+static void sample_cpu(struct manager *m, uint32_t gen, uint32_t slot, uint64_t now)
+{
+	struct slice_rt *rt = &m->rt[slot];
+	const struct slice_settings *st = &rt->conf.settings;
+	_cleanup_free_ char *dir = NULL;
+	uint64_t usage;
+
+	if (!st->cpu_usage_percent || !rt->cgroup) {
+		rt->last_cpu_ns = 0;
+		rt->cpu_percent = -1;
+		return;
+	}
+	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
+	if (!dir || cgroup_read_cpu_usage_usec(dir, &usage) < 0) {
+		rt->last_cpu_ns = 0;
+		rt->cpu_percent = -1;
+		return;
+	}
+	if (rt->last_cpu_ns && now > rt->last_cpu_ns && usage >= rt->last_cpu_usec) {
+		rt->cpu_percent = (double)(usage - rt->last_cpu_usec) * 1e5 / (double)(now - rt->last_cpu_ns);
+		if (rt->cpu_percent >= (double)st->cpu_usage_percent)
+			policy_maps_mark_cpu_active(&m->pm, gen, slot, rt->level,
+						    now + (st->window_usec + st->hold_usec) * 1000);
+	}
+	rt->last_cpu_usec = usage;
+	rt->last_cpu_ns = now;
+}
+
 static void sample(struct manager *m)
 {
 	uint64_t now = now_ns(CLOCK_MONOTONIC);
 	struct memcgd_levels lv = {};
 	uint32_t gen = policy_maps_active_gen(&m->pm);
 
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (m->rt[k].in_use)
+			sample_cpu(m, gen, k, now);
+	policy_maps_expire_cpu_levels(&m->pm, gen, now);
 	policy_maps_read_levels(&m->pm, gen, &lv);
+	policy_maps_merge_cpu_levels(&m->pm, gen, &lv);
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		struct slice_rt *rt = &m->rt[k];
 		bool was_active = rt->active;
@@ -545,7 +587,13 @@ static void sample(struct manager *m)
 			rt->rate = (double)(rt->st.faults - rt->last_faults) * 1e9 / (double)(now - rt->last_sample_ns);
 		rt->last_faults = rt->st.faults;
 		rt->last_sample_ns = now;
-		rt->active = rt->st.active_until_ns > now;
+		rt->active = rt->st.active_until_ns > now || policy_maps_cpu_active_until(&m->pm, k) > now;
+		if (!was_active && rt->active && rt->st.active_until_ns <= now)
+			log_transition(LOG_INFO, "active", rt->conf.name, rt->conf.priority, (uint64_t)rt->cpu_percent,
+				       "%s: active, using %.0f%% CPU (threshold %" PRIu64 "%%)%s%s", rt->conf.name,
+				       rt->cpu_percent, rt->conf.settings.cpu_usage_percent,
+				       rt->conf.settings.protect == PROTECT_NONE ? "" : m->dry_run ? ", would protect (" : ", protected (",
+				       rt->conf.settings.protect == PROTECT_NONE ? "" : rt->conf.settings.protect == PROTECT_MIN ? "min)" : "low)");
 		/* active time includes the running episode */
 		if (rt->st.active_since_ns && rt->st.active_until_ns > rt->st.active_since_ns)
 			rt->st.active_ns += (rt->active ? now : rt->st.active_until_ns) - rt->st.active_since_ns;

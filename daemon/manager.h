@@ -26,6 +26,9 @@ struct slice_rt {
 	uint64_t last_faults;
 	uint64_t last_sample_ns;
 	double rate;
+	uint64_t last_cpu_usec;      /* cpu.stat usage_usec at last_cpu_ns, for CPUUsage= */
+	uint64_t last_cpu_ns;
+	double cpu_percent;          /* of one CPU over the last update interval, -1 unknown */
 	bool active, throttling, suspended;
 };
 

@@ -233,9 +233,14 @@ static int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < c.n_slices; i++) {
 		const struct slice_conf *s = &c.slices[i];
 
-		printf("%s: %s priority %ld, active above %" PRIu64 " faults/s over %s, protect %s, throttle %s\n",
+		char cpu[48] = "";
+
+		if (s->settings.cpu_usage_percent)
+			snprintf(cpu, sizeof(cpu), " or at %" PRIu64 "%% CPU", s->settings.cpu_usage_percent);
+		printf("%s: %s priority %ld, active above %" PRIu64 " faults/s over %s%s, protect %s, throttle %s\n",
 		       s->file, s->name, s->priority, s->settings.fault_rate,
-		       format_duration(a, sizeof(a), s->settings.window_usec), protect_mode_to_string(s->settings.protect),
+		       format_duration(a, sizeof(a), s->settings.window_usec), cpu,
+		       protect_mode_to_string(s->settings.protect),
 		       s->settings.throttle_delay_usec ? format_duration(b, sizeof(b), s->settings.throttle_delay_usec)
 						       : "never");
 	}

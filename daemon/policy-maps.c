@@ -90,6 +90,63 @@ void policy_maps_set_active_gen(struct policy_maps *pm, uint32_t gen)
 	__atomic_store_n(&pm->skel->bss->active_gen, gen & 1, __ATOMIC_RELEASE);
 }
 
+void policy_maps_mark_cpu_active(struct policy_maps *pm, uint32_t gen, uint32_t slot, uint32_t level,
+				 uint64_t until_ns)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+	uint32_t g = gen & 1;
+
+	if (slot >= MEMCGD_MAX_SLICES || level >= MEMCGD_MAX_LEVELS)
+		return;
+	/* "until" before the mask bit: a hook that sees the bit finds the time (see expire) */
+	if (until_ns > __atomic_load_n(&bss->cpu_active_until_ns[slot], __ATOMIC_RELAXED))
+		__atomic_store_n(&bss->cpu_active_until_ns[slot], until_ns, __ATOMIC_RELEASE);
+	if (until_ns > __atomic_load_n(&bss->cpu_level_until_ns[g][level], __ATOMIC_RELAXED))
+		__atomic_store_n(&bss->cpu_level_until_ns[g][level], until_ns, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&bss->cpu_level_mask[g], UINT64_C(1) << level, __ATOMIC_RELEASE);
+}
+
+uint64_t policy_maps_cpu_active_until(const struct policy_maps *pm, uint32_t slot)
+{
+	if (slot >= MEMCGD_MAX_SLICES)
+		return 0;
+	return __atomic_load_n(&pm->skel->bss->cpu_active_until_ns[slot], __ATOMIC_ACQUIRE);
+}
+
+void policy_maps_expire_cpu_levels(struct policy_maps *pm, uint32_t gen, uint64_t now_ns)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+	uint32_t g = gen & 1;
+	uint64_t mask = __atomic_load_n(&bss->cpu_level_mask[g], __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < MEMCGD_MAX_LEVELS; i++)
+		if ((mask & (UINT64_C(1) << i)) && __atomic_load_n(&bss->cpu_level_until_ns[g][i], __ATOMIC_ACQUIRE) <= now_ns)
+			__atomic_fetch_and(&bss->cpu_level_mask[g], ~(UINT64_C(1) << i), __ATOMIC_RELEASE);
+}
+
+void policy_maps_merge_cpu_levels(const struct policy_maps *pm, uint32_t gen, struct memcgd_levels *l)
+{
+	const struct memcgd_bpf__bss *bss = pm->skel->bss;
+	uint32_t g = gen & 1;
+	uint64_t mask = __atomic_load_n(&bss->cpu_level_mask[g], __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < MEMCGD_MAX_LEVELS; i++) {
+		uint64_t until = __atomic_load_n(&bss->cpu_level_until_ns[g][i], __ATOMIC_ACQUIRE);
+
+		if (!(mask & (UINT64_C(1) << i)))
+			continue;
+		l->active_mask |= UINT64_C(1) << i;
+		if (until > l->until_ns[i])
+			l->until_ns[i] = until;
+	}
+}
+
+void policy_maps_clear_cpu_active(struct policy_maps *pm, uint32_t slot)
+{
+	if (slot < MEMCGD_MAX_SLICES)
+		__atomic_store_n(&pm->skel->bss->cpu_active_until_ns[slot], 0, __ATOMIC_RELEASE);
+}
+
 uint64_t policy_maps_events_dropped(const struct policy_maps *pm)
 {
 	return __atomic_load_n(&pm->skel->bss->events_dropped, __ATOMIC_RELAXED);
@@ -130,8 +187,13 @@ int policy_maps_read_policy(struct policy_maps *pm, uint32_t gen, uint32_t slot,
 
 int policy_maps_write_levels(struct policy_maps *pm, uint32_t gen, const struct memcgd_levels *l)
 {
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
 	uint32_t key = gen & 1;
 
+	/* the generation is not active yet: its CPU activity starts over with its level numbers */
+	__atomic_store_n(&bss->cpu_level_mask[key], 0, __ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < MEMCGD_MAX_LEVELS; i++)
+		__atomic_store_n(&bss->cpu_level_until_ns[key][i], 0, __ATOMIC_RELAXED);
 	return update(pm->skel->maps.levels, &key, l);
 }
 

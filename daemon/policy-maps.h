@@ -35,6 +35,18 @@ int policy_maps_read_state(struct policy_maps *pm, uint32_t slot, struct memcgd_
 int policy_maps_reset_state(struct policy_maps *pm, uint32_t slot);
 int policy_maps_set_protect_suspended(struct policy_maps *pm, uint32_t slot, bool suspended);
 
+/* Activity measured by memcgd ([Activity] CPUUsage=): the slice in slot, at level of
+ * generation gen, counts as active until until_ns (bpf_ktime_get_ns() time, CLOCK_MONOTONIC). */
+void policy_maps_mark_cpu_active(struct policy_maps *pm, uint32_t gen, uint32_t slot, uint32_t level,
+				 uint64_t until_ns);
+uint64_t policy_maps_cpu_active_until(const struct policy_maps *pm, uint32_t slot);
+/* Clears the levels whose CPU activity ended from generation gen's mask. */
+void policy_maps_expire_cpu_levels(struct policy_maps *pm, uint32_t gen, uint64_t now_ns);
+/* Adds generation gen's CPU-active levels to l (as read from the levels map). */
+void policy_maps_merge_cpu_levels(const struct policy_maps *pm, uint32_t gen, struct memcgd_levels *l);
+/* Forgets a slot's CPU activity (slot freed or reused). */
+void policy_maps_clear_cpu_active(struct policy_maps *pm, uint32_t slot);
+
 /* slice_of: cgroup id -> slot */
 int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t slot);
 int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t *slot);

@@ -89,12 +89,14 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_str(f, "reason", sl->reason);
 		put_str(f, "protect", sl->protect);
 		put_u64(f, "threshold", sl->fault_rate_threshold);
+		put_u64(f, "cpu_threshold", sl->cpu_usage_threshold);
 		put_u64(f, "window", sl->window_usec);
 		put_u64(f, "hold", sl->hold_usec);
 		put_u64(f, "delay_ms", sl->delay_ms);
 		put_u64(f, "max_continuous", sl->max_continuous_usec);
 		put_u64(f, "max_usage", sl->max_usage);
 		fprintf(f, "\trate=%.1f", sl->fault_rate);
+		fprintf(f, "\tcpu=%.1f", sl->cpu_percent);
 		put_u64(f, "active", sl->active);
 		put_u64(f, "throttling", sl->throttling);
 		put_u64(f, "guard_tripped", sl->guard_tripped);
@@ -201,6 +203,7 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 	} nums[] = {
 		{ "cgroup_id", offsetof(struct slice_status, cgroup_id) },
 		{ "threshold", offsetof(struct slice_status, fault_rate_threshold) },
+		{ "cpu_threshold", offsetof(struct slice_status, cpu_usage_threshold) },
 		{ "window", offsetof(struct slice_status, window_usec) },
 		{ "hold", offsetof(struct slice_status, hold_usec) },
 		{ "delay_ms", offsetof(struct slice_status, delay_ms) },
@@ -240,6 +243,8 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		s->slot = (int)strtol(v, NULL, 10);
 	else if (streq(k, "rate"))
 		s->fault_rate = strtod(v, NULL);
+	else if (streq(k, "cpu"))
+		s->cpu_percent = strtod(v, NULL);
 	else if (streq(k, "active"))
 		s->active = u64(v) != 0;
 	else if (streq(k, "throttling"))

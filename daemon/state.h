@@ -27,6 +27,7 @@ struct slice_status {
 	/* policy */
 	char *protect;       /* min | low | none */
 	uint64_t fault_rate_threshold; /* faults/s */
+	uint64_t cpu_usage_threshold;  /* % of one CPU, 0 = not measured */
 	uint64_t window_usec;
 	uint64_t hold_usec;
 	uint64_t delay_ms;
@@ -34,6 +35,7 @@ struct slice_status {
 	uint64_t max_usage;            /* UINT64_MAX = no cap */
 	/* live */
 	double fault_rate;   /* faults per second over the last update interval */
+	double cpu_percent;  /* % of one CPU over the last update interval, -1 = not measured */
 	bool active;
 	bool throttling;     /* a higher priority is active and Delay>0 (memcgd throttles this slice now) */
 	bool guard_tripped;

@@ -58,9 +58,11 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 	else
 		fprintf(f, "  %-13s no: %s%s%s\n", "Attached:", sl->attach ? sl->attach : "?",
 			sl->reason && sl->reason[0] ? ", " : "", sl->reason ? sl->reason : "");
-	fprintf(f, "  %-13s active above %" PRIu64 " faults/s over %s, hold %s\n", "Activity:",
-		sl->fault_rate_threshold, format_duration(a, sizeof(a), sl->window_usec),
-		format_duration(b, sizeof(b), sl->hold_usec));
+	fprintf(f, "  %-13s active above %" PRIu64 " faults/s over %s", "Activity:",
+		sl->fault_rate_threshold, format_duration(a, sizeof(a), sl->window_usec));
+	if (sl->cpu_usage_threshold)
+		fprintf(f, " or at %" PRIu64 "%% CPU", sl->cpu_usage_threshold);
+	fprintf(f, ", hold %s\n", format_duration(b, sizeof(b), sl->hold_usec));
 	fprintf(f, "  %-13s %s while active%s%s\n", "Protect:", sl->protect ? sl->protect : "?",
 		sl->max_usage != UINT64_MAX ? ", up to " : "",
 		sl->max_usage != UINT64_MAX ? format_size(c, sizeof(c), sl->max_usage) : "");
@@ -70,7 +72,10 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 									     ? USEC_INFINITY : sl->max_continuous_usec));
 	else
 		fprintf(f, "  %-13s never (Delay=0)\n", "Throttle:");
-	fprintf(f, "  %-13s %.1f faults/s, %s%s%s\n", "Now:", sl->fault_rate, sl->active ? "active" : "inactive",
+	fprintf(f, "  %-13s %.1f faults/s, ", "Now:", sl->fault_rate);
+	if (sl->cpu_usage_threshold && sl->cpu_percent >= 0)
+		fprintf(f, "%.0f%% CPU, ", sl->cpu_percent);
+	fprintf(f, "%s%s%s\n", sl->active ? "active" : "inactive",
 		strcmp(slice_action(sl), "-") ? ", " : "", strcmp(slice_action(sl), "-") ? slice_action(sl) : "");
 	fprintf(f, "  %-13s %" PRIu64 " activations, active for %s, %" PRIu64 " faults\n", "Activity sum:",
 		sl->activations, format_duration(a, sizeof(a), sl->active_usec - sl->active_usec % USEC_PER_MSEC),
@@ -188,14 +193,20 @@ static void json_slice(FILE *f, const struct slice_status *sl)
 		json_string(f, sl->reason);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"policy\":{\"page_fault_rate\":%" PRIu64 ",\"window_usec\":%" PRIu64 ",\"hold_usec\":%" PRIu64
-		",\"protect\":", sl->fault_rate_threshold, sl->window_usec, sl->hold_usec);
+	fprintf(f, ",\"policy\":{\"page_fault_rate\":%" PRIu64 ",\"cpu_usage_percent\":%" PRIu64
+		",\"window_usec\":%" PRIu64 ",\"hold_usec\":%" PRIu64 ",\"protect\":", sl->fault_rate_threshold,
+		sl->cpu_usage_threshold, sl->window_usec, sl->hold_usec);
 	json_string(f, sl->protect);
 	fputs(",\"max_usage\":", f);
 	json_opt_u64(f, sl->max_usage);
 	fprintf(f, ",\"throttle_delay_ms\":%" PRIu64 ",\"max_continuous_usec\":", sl->delay_ms);
 	json_opt_u64(f, sl->max_continuous_usec);
-	fprintf(f, "},\"fault_rate\":%.1f,\"active\":%s,\"action\":", sl->fault_rate, sl->active ? "true" : "false");
+	fprintf(f, "},\"fault_rate\":%.1f,\"cpu_percent\":", sl->fault_rate);
+	if (sl->cpu_usage_threshold && sl->cpu_percent >= 0)
+		fprintf(f, "%.1f", sl->cpu_percent);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"active\":%s,\"action\":", sl->active ? "true" : "false");
 	json_string(f, slice_action(sl));
 	fprintf(f, ",\"throttling\":%s,\"guard_tripped\":%s,\"protect_suspended\":%s",
 		sl->throttling ? "true" : "false", sl->guard_tripped ? "true" : "false",

@@ -125,13 +125,17 @@ set_memory_low() {	# set_memory_low SLICE VALUE
 }
 
 # The benchmark's policy: the RFC's (below_min for the active high slice,
-# activity threshold of one page fault per window); low.slice's throttle
-# delay while high.slice is active from memcgd.bench_low_delay (default 0),
-# high.slice's protection from memcgd.bench_high_mode (default min).
+# activity threshold of one page fault per window) plus memcgd's CPU activity
+# for high.slice (CPUUsage=, memcgd.bench_high_cpu, default 50%; "off" for
+# the RFC's policy alone: a writer busy on a resident buffer takes no faults);
+# low.slice's throttle delay while high.slice is active from
+# memcgd.bench_low_delay (default 0), high.slice's protection from
+# memcgd.bench_high_mode (default min).
 write_policies() {
-	local delay mode
+	local delay mode cpu
 	delay=$(cmdline_value memcgd.bench_low_delay 0)
 	mode=$(cmdline_value memcgd.bench_high_mode min)
+	cpu=$(cmdline_value memcgd.bench_high_cpu 50%)
 	cat >/etc/memcgd.d/50-high.conf <<-EOF
 	[Slice]
 	Name=high.slice
@@ -140,6 +144,7 @@ write_policies() {
 	PageFaultRate=1
 	Window=1s
 	Hold=5s
+	CPUUsage=$cpu
 	[Protect]
 	Mode=$mode
 	[Throttle]
@@ -160,6 +165,7 @@ write_policies() {
 	EOF
 	echo "BENCH meta policy_low_delay $delay"
 	echo "BENCH meta policy_high_mode $mode"
+	echo "BENCH meta policy_high_cpu $cpu"
 }
 
 attached() {	# attached SLICE...: every slice has its link (one status read for all)

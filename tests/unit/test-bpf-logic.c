@@ -50,9 +50,11 @@ static void map_cgroup(__u64 id, __u32 slot)
 
 static void fault(__u64 cgroup_id, int item, unsigned long n)
 {
-	struct trace_event_raw_memcg_rstat_events ctx = { .id = cgroup_id, .item = item, .val = n };
+	struct kernfs_node kn = { .id = cgroup_id };
+	struct cgroup cgrp = { .kn = &kn };
+	struct mem_cgroup memcg = { .css.cgroup = &cgrp };
 
-	memcgd_count_events(&ctx);
+	memcgd_count_events(&memcg, item, n);
 }
 
 static struct memcgd_slice_state *state(__u32 slot)
@@ -187,6 +189,30 @@ static void test_throttle_and_guard(void)
 	CHECK(!memcgd_below_min(&mc_high));
 }
 
+/* [Activity] CPUUsage=: memcgd marks a busy slice active through .bss without any fault */
+static void test_cpu_activity(void)
+{
+	__u64 now = shim_now_ns;
+
+	CHECK(!memcgd_below_min(&mc_high));                 /* no fault activity left */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	cpu_active_until_ns[HIGH] = now + 2 * SEC_NS;
+	CHECK(memcgd_below_min(&mc_high));                  /* protected by CPU activity alone */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);      /* its level is not marked yet */
+	cpu_level_until_ns[0][1] = now + 2 * SEC_NS;
+	cpu_level_mask[0] = 1ULL << 1;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);   /* lower levels are throttled */
+	CHECK(memcgd_get_high_delay_ms(&mc_high) == 0);
+	cpu_level_mask[1] = 1ULL << 1;                      /* the other generation's mask is not read */
+	cpu_level_mask[0] = 0;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	cpu_level_mask[0] = 1ULL << 1;
+	shim_now_ns += 3 * SEC_NS;                          /* expired: neither protects nor throttles */
+	CHECK(!memcgd_below_min(&mc_high));
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	cpu_level_mask[0] = cpu_level_mask[1] = 0;
+}
+
 static void test_reactivation_accounts_time(void)
 {
 	struct memcgd_slice_state *s = state(HIGH);
@@ -255,6 +281,7 @@ int main(void)
 	test_activation();
 	test_protect();
 	test_throttle_and_guard();
+	test_cpu_activity();
 	test_reactivation_accounts_time();
 	test_resolve_and_hooks();
 	test_generation_switch();

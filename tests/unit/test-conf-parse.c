@@ -58,6 +58,7 @@ static void test_every_key(void)
 		    "PageFaultRate=20k\n"
 		    "Window=500ms\n"
 		    "Hold=3s\n"
+		    "CPUUsage=150%\n"
 		    "[Protect]\n"
 		    "Mode=min\n"
 		    "MaxUsage=4G\n"
@@ -73,6 +74,7 @@ static void test_every_key(void)
 	CHECK(res.slice.settings.fault_rate == 20000);
 	CHECK(res.slice.settings.window_usec == 500000);
 	CHECK(res.slice.settings.hold_usec == 3000000);
+	CHECK(res.slice.settings.cpu_usage_percent == 150);
 	CHECK(res.slice.settings.protect == PROTECT_MIN);
 	CHECK(res.slice.settings.protect_max_usage == 4ULL << 30);
 	CHECK(res.slice.settings.throttle_delay_usec == 250000);
@@ -134,6 +136,10 @@ static void test_bad_values(void)
 	expect_error("[Activity]", "Window=soon", "is not a window");
 	expect_error("[Activity]", "Hold=2h", "Hold='2h' is not a hold time");
 	expect_error("[Activity]", "Hold=-1s", "is not a hold time");
+	expect_error("[Activity]", "CPUUsage=50", "CPUUsage='50' is not a CPU usage: expected a percentage of one CPU");
+	expect_error("[Activity]", "CPUUsage=0%", "is not a CPU usage");
+	expect_error("[Activity]", "CPUUsage=200000%", "is not a CPU usage");
+	expect_error("[Activity]", "CPUUsage=%", "is not a CPU usage");
 	expect_error("[Protect]", "Mode=max", "Mode='max' is not a protection mode");
 	expect_error("[Protect]", "MaxUsage=0", "MaxUsage='0' is not a size");
 	expect_error("[Protect]", "MaxUsage=lots", "is not a size");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Kernel support as read from BTF: which hooks exist, and a clear error without them.
- * usage: test-kernel-probe FULL.o V7.o STOCK.o (BTF objects made by clang from btf/). */
+ * usage: test-kernel-probe FULL.o V7.o STOCK.o NOTP.o (BTF objects made by clang from btf/). */
 #include <errno.h>
 
 #include "kernel-probe.h"
@@ -10,8 +10,8 @@ int main(int argc, char **argv)
 {
 	struct kernel_support ks;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s FULL.o V7.o STOCK.o\n", argv[0]);
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s FULL.o V7.o STOCK.o NOTP.o\n", argv[0]);
 		return 2;
 	}
 
@@ -33,6 +33,11 @@ int main(int argc, char **argv)
 	CHECK(!ks.has_ops && ks.has_tracepoint);
 	CHECK_CONTAINS(ks.error, "has no memcg_bpf_ops in its BTF");
 	CHECK_STREQ(ks.hook_names, "");
+
+	/* the hooks without the tracepoint memcgd measures with */
+	CHECK(kernel_probe(argv[4], &ks) == -EOPNOTSUPP);
+	CHECK(ks.has_ops && !ks.has_tracepoint);
+	CHECK_CONTAINS(ks.error, "has no memcg:count_memcg_events tracepoint");
 
 	/* unreadable BTF */
 	CHECK(kernel_probe("/nonexistent/vmlinux", &ks) < 0);

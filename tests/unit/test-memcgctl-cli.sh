@@ -12,6 +12,8 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 # the shipped examples validate
 "$memcgctl" check "$examples"/memcgd.conf "$examples"/*.conf >"$tmp/out" 2>&1 || fail "examples do not validate: $(cat "$tmp/out")"
 grep -q "configuration OK: 3 slices" "$tmp/out" || fail "examples: $(cat "$tmp/out")"
+grep -q "high.slice priority 50, active above 500 faults/s over 1s or at 50% CPU, protect min" "$tmp/out" ||
+	fail "CPUUsage= of 50-high.conf not shown: $(cat "$tmp/out")"
 
 # a broken file: non-zero exit, file:line on stderr
 printf '[Slice]\nName=web.slice\nPriority=high\n[Throttle]\nDelay=5s\n' >"$tmp/bad.conf"

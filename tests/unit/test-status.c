@@ -110,6 +110,7 @@ static void make_status(struct daemon_status *s)
 		.attach = strdup("attached"), .reason = strdup(""), .protect = strdup("min"),
 		.fault_rate_threshold = 1000, .window_usec = 1000000, .hold_usec = 2000000, .delay_ms = 0,
 		.max_continuous_usec = UINT64_MAX, .max_usage = UINT64_MAX,
+		.cpu_usage_threshold = 50, .cpu_percent = 93.5,
 		.fault_rate = 15234.5, .active = true, .faults = 999, .activations = 3, .active_usec = 62000000,
 		.protect_decisions = 17, .have_memory = true, .memory_current = 3ULL << 29, .memory_high = UINT64_MAX,
 	};
@@ -118,7 +119,7 @@ static void make_status(struct daemon_status *s)
 		.file = strdup("/etc/memcgd.d/10-low \"batch\".conf"), .cgroup = strdup(""),
 		.attach = strdup("not-running"), .reason = strdup("slice not started\tyet"), .protect = strdup("none"),
 		.fault_rate_threshold = 500, .window_usec = 500000, .hold_usec = 0, .delay_ms = 100,
-		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true,
+		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true, .cpu_percent = -1,
 		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1,
 	};
 }
@@ -161,6 +162,9 @@ static void test_roundtrip(void)
 		CHECK(b.slices[0].cgroup_id == 1234);
 		CHECK(b.slices[0].fault_rate > 15234.4 && b.slices[0].fault_rate < 15234.6);
 		CHECK(b.slices[0].active);
+		CHECK(b.slices[0].cpu_usage_threshold == 50);
+		CHECK(b.slices[0].cpu_percent > 93.4 && b.slices[0].cpu_percent < 93.6);
+		CHECK(b.slices[1].cpu_percent < 0);
 		CHECK(b.slices[0].max_usage == UINT64_MAX);
 		CHECK_STREQ(b.slices[1].reason, "slice not started\tyet"); /* escaped and back */
 		CHECK_STREQ(b.slices[1].file, "/etc/memcgd.d/10-low \"batch\".conf");
@@ -207,6 +211,10 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "  Attached:     yes\n");
 	CHECK_CONTAINS(out, "  Attached:     no: not-running, slice not started\tyet\n");
 	CHECK_CONTAINS(out, "  Activity sum: 3 activations, active for 1min 2s, 999 faults\n");
+	CHECK_CONTAINS(out, "  Activity:     active above 1000 faults/s over 1s or at 50% CPU, hold 2s\n");
+	CHECK_CONTAINS(out, "  Activity:     active above 500 faults/s over 500ms, hold 0\n");
+	CHECK_CONTAINS(out, "  Now:          15234.5 faults/s, 94% CPU, active, protect-min\n");
+	CHECK_CONTAINS(out, "  Now:          0.0 faults/s, inactive\n");
 	CHECK_CONTAINS(out, "  Memory:       current 1.5G, min 0B, low 0B, high max\n");
 	CHECK_CONTAINS(out, "  Throttle:     100ms per charge while a higher priority is active, guard after 5min\n");
 	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
@@ -240,7 +248,9 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"hooks\":[\"handle_cgroup_online\",\"handle_cgroup_offline\",\"below_low\",\"below_min\",\"get_high_delay_ms\"]");
 	CHECK_CONTAINS(out, "{\"name\":\"high.slice\",\"priority\":50,\"level\":1,");
 	CHECK_CONTAINS(out, "\"cgroup\":\"/high.slice\",\"cgroup_id\":1234,\"attached\":true");
-	CHECK_CONTAINS(out, "\"fault_rate\":15234.5,\"active\":true,\"action\":\"protect-min\"");
+	CHECK_CONTAINS(out, "\"fault_rate\":15234.5,\"cpu_percent\":93.5,\"active\":true,\"action\":\"protect-min\"");
+	CHECK_CONTAINS(out, "\"policy\":{\"page_fault_rate\":1000,\"cpu_usage_percent\":50,");
+	CHECK_CONTAINS(out, "\"fault_rate\":0.0,\"cpu_percent\":null,\"active\":false");
 	CHECK_CONTAINS(out, "\"memory\":{\"current\":1610612736,\"min\":0,\"low\":0,\"high\":\"max\"}");
 	CHECK_CONTAINS(out, "\"cgroup\":null,\"cgroup_id\":0,\"attached\":false,\"attach_state\":\"not-running\",\"reason\":\"slice not started\\tyet\"");
 	CHECK_CONTAINS(out, "\"config_file\":\"/etc/memcgd.d/10-low \\\"batch\\\".conf\"");

@@ -35,17 +35,6 @@ struct mem_cgroup {
 	struct cgroup_subsys_state css;
 };
 
-struct trace_entry {
-	unsigned short type;
-};
-
-struct trace_event_raw_memcg_rstat_events {
-	struct trace_entry ent;
-	__u64 id;
-	int item;
-	unsigned long val;
-};
-
 struct memcg_bpf_ops {
 	void *handle_cgroup_online;
 	void *handle_cgroup_offline;

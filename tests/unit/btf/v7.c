@@ -9,8 +9,6 @@ struct memcg_bpf_ops {
 	bool (*below_min)(struct mem_cgroup *memcg, unsigned long emin, unsigned long usage);
 	void (*memcg_charged)(struct mem_cgroup *memcg, unsigned int nr_pages);
 };
-struct trace_event_raw_memcg_rstat_events {
-	unsigned long long id;
-};
 struct memcg_bpf_ops ops;
-struct trace_event_raw_memcg_rstat_events tp;
+typedef void (*btf_trace_count_memcg_events)(void *, struct mem_cgroup *, int, unsigned long);
+btf_trace_count_memcg_events tp;
