@@ -80,6 +80,18 @@ struct {
 	__uint(max_entries, MEMCGD_RINGBUF_BYTES);
 } events SEC(".maps");
 
+/*
+ * An index into the .bss arrays that the verifier can bound: masked after a compiler barrier, so
+ * that clang can neither drop the mask (it may know the value is in range) nor index with a copy
+ * reloaded from a stack slot that served as a map key (the verifier does not track that one).
+ * mask + 1 must be the array's length, a power of two.
+ */
+static __always_inline __u32 bss_index(__u32 v, __u32 mask)
+{
+	asm volatile("" : "+r"(v));
+	return v & mask;
+}
+
 /* a streak of throttling is "continuous" while decisions are at most this far apart */
 #define STREAK_GAP_NS (1000ULL * 1000 * 1000)
 
@@ -224,7 +236,7 @@ static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 no
 
 	if (!l || level >= MEMCGD_MAX_LEVELS - 1)
 		return false;
-	cpu_mask = cpu_level_mask[gkey];
+	cpu_mask = cpu_level_mask[bss_index(gkey, 1)];
 	mask = (l->active_mask | cpu_mask) >> (level + 1);
 	if (!mask)
 		return false; /* the common case: nothing above is active */
@@ -232,7 +244,8 @@ static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 no
 		__u64 bit = 1ULL << i;
 
 		/* memcgd clears the CPU mask's expired bits itself */
-		if ((cpu_mask & bit) && cpu_level_until_ns[gkey][i] > now)
+		if ((cpu_mask & bit) &&
+		    cpu_level_until_ns[bss_index(gkey, 1)][bss_index(i, MEMCGD_MAX_LEVELS - 1)] > now)
 			return true;
 		if (!(l->active_mask & bit))
 			continue;
@@ -256,7 +269,6 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 	__u32 key, *suspended;
 	__u64 now;
 
-	/* slot indexes the .bss array: bound it in a register that is never spilled for a helper */
 	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
 		return false;
 	p = policy_of(active_gen, (__u32)slot);
@@ -267,7 +279,7 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 	if (!s)
 		return false;
 	now = bpf_ktime_get_ns();
-	if (s->active_until_ns <= now && cpu_active_until_ns[slot] <= now)
+	if (s->active_until_ns <= now && cpu_active_until_ns[bss_index(slot, MEMCGD_MAX_SLICES - 1)] <= now)
 		return false;
 	suspended = bpf_map_lookup_elem(&protect_suspended, &key);
 	if (suspended && *suspended)

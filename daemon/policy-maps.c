@@ -1,23 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "log.h"
 #include "memcgd.bpf.skel.h"
 #include "policy-maps.h"
+#include "util.h"
+
+/* libbpf hands over a failed program's whole verifier log in one message: log it line by line,
+ * and of a long one the head and the tail (the tail says why the program was rejected). */
+#define LIBBPF_LOG_HEAD 10
+#define LIBBPF_LOG_TAIL 40
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[1024];
-	int n;
+	int prio = level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG;
+	_cleanup_free_ char *msg = NULL;
+	size_t n_lines = 0, i = 0;
+	char *line, *next;
 
 	if (level == LIBBPF_DEBUG && log_max_level < LOG_DEBUG)
 		return 0;
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (n > 0 && buf[strlen(buf) - 1] == '\n')
-		buf[strlen(buf) - 1] = '\0';
-	log_msg(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", buf);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		msg = NULL;
+		return 0;
+	}
+	for (const char *p = msg; *p; p++)
+		n_lines += *p == '\n' || !p[1];
+	for (line = msg; line && *line; line = next, i++) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (n_lines > LIBBPF_LOG_HEAD + LIBBPF_LOG_TAIL && i >= LIBBPF_LOG_HEAD &&
+		    i < n_lines - LIBBPF_LOG_TAIL) {
+			if (i == LIBBPF_LOG_HEAD)
+				log_msg(prio, "libbpf: ... %zu lines left out ...", n_lines - LIBBPF_LOG_HEAD - LIBBPF_LOG_TAIL);
+			continue;
+		}
+		/* libbpf's own messages carry the prefix already, verifier log lines do not */
+		log_msg(prio, "%s%s", strncmp(line, "libbpf: ", 8) ? "libbpf: " : "", line);
+	}
 	return 0;
 }
 
