@@ -510,7 +510,7 @@ static void write_state(struct manager *m)
 			.max_continuous_usec = st->throttle_max_usec == USEC_INFINITY ? UINT64_MAX : st->throttle_max_usec,
 			.max_usage = st->protect_max_usage,
 			.fault_rate = rt->rate,
-			.cpu_percent = st->cpu_usage_percent ? rt->cpu_percent : -1,
+			.cpu_percent = rt->cpu_percent,
 			.active = rt->active,
 			.throttling = rt->throttling,
 			.guard_tripped = rt->st.guard_tripped,
@@ -542,15 +542,11 @@ static void sample_cpu(struct manager *m, uint32_t gen, uint32_t slot, uint64_t 
 	_cleanup_free_ char *dir = NULL;
 	uint64_t usage;
 
-	if (!st->cpu_usage_percent || !rt->cgroup) {
-		rt->last_cpu_ns = 0;
-		rt->cpu_percent = -1;
-		return;
-	}
-	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
+	if (st->cpu_usage_percent && rt->cgroup)
+		dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
 	if (!dir || cgroup_read_cpu_usage_usec(dir, &usage) < 0) {
 		rt->last_cpu_ns = 0;
-		rt->cpu_percent = -1;
+		rt->cpu_percent = -1; /* not measured */
 		return;
 	}
 	if (rt->last_cpu_ns && now > rt->last_cpu_ns && usage >= rt->last_cpu_usec) {

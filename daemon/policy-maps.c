@@ -155,10 +155,11 @@ void policy_maps_merge_cpu_levels(const struct policy_maps *pm, uint32_t gen, st
 	uint64_t mask = __atomic_load_n(&bss->cpu_level_mask[g], __ATOMIC_ACQUIRE);
 
 	for (uint32_t i = 0; i < MEMCGD_MAX_LEVELS; i++) {
-		uint64_t until = __atomic_load_n(&bss->cpu_level_until_ns[g][i], __ATOMIC_ACQUIRE);
+		uint64_t until;
 
 		if (!(mask & (UINT64_C(1) << i)))
 			continue;
+		until = __atomic_load_n(&bss->cpu_level_until_ns[g][i], __ATOMIC_ACQUIRE);
 		l->active_mask |= UINT64_C(1) << i;
 		if (until > l->until_ns[i])
 			l->until_ns[i] = until;
