@@ -176,6 +176,14 @@ linked = {x["name"] for x in s["slices"] if x["attached"]}
 sys.exit(0 if set(sys.argv[1:]) <= linked else 1)' "$@"
 }
 
+measured() {	# measured SLICE...: memcgd in dry-run mode measures every slice
+	memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+seen = {x["name"] for x in s["slices"] if x["attach_state"] == "dry-run" and x["cgroup"]}
+sys.exit(0 if s["daemon"]["mode"] == "dry-run" and set(sys.argv[1:]) <= seen else 1)' "$@"
+}
+
 wait_for() {	# wait_for SECONDS WHAT COMMAND...
 	local end=$((SECONDS + $1)) what=$2
 	shift 2
@@ -187,8 +195,22 @@ wait_for() {	# wait_for SECONDS WHAT COMMAND...
 }
 
 start_memcgd() {	# start_memcgd SLICE...: wait until each slice is attached
+	rm -f /etc/memcgd.conf	# enforcing, whatever a failed dry-run scenario left
 	systemctl start memcgd.service || { journalctl -u memcgd --no-pager -n 30 >&2; die "memcgd did not start"; }
 	wait_for 30 "memcgd to attach $*" attached "$@"
+}
+
+# start_memcgd_dry_run SLICE...: memcgd with [Daemon] DryRun=yes (the fault
+# counting tracepoint program only, no memcg_bpf_ops); stop_memcgd undoes it.
+start_memcgd_dry_run() {
+	printf '[Daemon]\nDryRun=yes\n' >/etc/memcgd.conf
+	systemctl start memcgd.service || { journalctl -u memcgd --no-pager -n 30 >&2; die "memcgd did not start"; }
+	wait_for 30 "memcgd (dry run) to measure $*" measured "$@"
+}
+
+stop_memcgd() {
+	systemctl stop memcgd.service 2>/dev/null || true
+	rm -f /etc/memcgd.conf
 }
 
 # protection MODE: memory.low | memcgd | none, with both slices anchored
@@ -439,19 +461,25 @@ micro_warm_up() {	# micro_warm_up SLICE
 	faults_rate "$1" >/dev/null
 }
 
-# P3: the fault microbenchmark in low.slice with nothing attached and with
-# memcgd attached (high.slice idle), alternating.
+# P3: the fault microbenchmark in low.slice with nothing attached, with
+# memcgd in dry-run mode (its fault-counting tracepoint program alone) and
+# with memcgd attached (tracepoint and memcg_bpf_ops; high.slice idle), in
+# turn. The middle condition splits P3's cost between the two.
 run_p3() {
 	local i
 	protection none
+	write_policies >/dev/null
 	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
-		systemctl stop memcgd.service 2>/dev/null || true
+		stop_memcgd
 		result P3 "none_$i" "$(faults_rate low.slice)" faults/s
-		write_policies >/dev/null
+		start_memcgd_dry_run high.slice low.slice
+		result P3 "tracepoint_$i" "$(faults_rate low.slice)" faults/s
+		stop_memcgd
 		start_memcgd high.slice low.slice
 		result P3 "attached_$i" "$(faults_rate low.slice)" faults/s
 	done
+	stop_memcgd
 }
 
 # P4: nothing attached, the fault and the charge microbenchmark, alternating.

@@ -72,8 +72,10 @@ with tempfile.TemporaryDirectory() as root:
             ("S5", "PASS", [f"result S5 low_alone 1000 MiB/s"]),
             ("S0", "PASS", stalled_series("S0", "low", 1000, [10, 20, 49][i]) + [f"result S0 low {s0_low[i]} MiB/s"]),
             ("S4t", "PASS", [f"result S4t low {s0_low[i] // 2} MiB/s"]),
-            ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 attached_1 990 faults/s",
-                            f"result P3 none_2 1010 faults/s", f"result P3 attached_2 985 faults/s"]),
+            ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 tracepoint_1 995 faults/s",
+                            f"result P3 attached_1 990 faults/s",
+                            f"result P3 none_2 1010 faults/s", f"result P3 tracepoint_2 1000 faults/s",
+                            f"result P3 attached_2 985 faults/s"]),
             ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
             ("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 300 MiB/s"]),
         ]
@@ -116,6 +118,10 @@ with tempfile.TemporaryDirectory() as root:
           "S2 at 10-12 MiB/s never recovers")
     check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
     check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
+    check("| 0.993 |" in row("P3-tp") and "| no target |" in row("P3-tp"),
+          "P3-tp = 997.5/1005 = 0.993, informational: " + row("P3-tp"))
+    check("| 0.990 |" in row("P3-ops") and "| no target |" in row("P3-ops"),
+          "P3-ops = 987.5/997.5 = 0.990, informational: " + row("P3-ops"))
     check("| 1.000 |" in row("P4") and "| met |" in row("P4"), "P4 faults = 1.00: " + row("P4"))
     check("| 0.750 |" in row("P4-charge") and "missed by 24.2%" in row("P4-charge"), "P4-charge 300/400: " + row("P4-charge"))
     check("| 0.950 |" in row("P5") and "5.0% apart" in row("P5"), "P5 0.95 outside 1 ± 0.02: " + row("P5"))
