@@ -114,14 +114,9 @@ run_config() {	# run_config CONFIG
 	local config="$1" start step subject files log i
 	tree="$MEMCGD_CACHE/tree/bisect-$config"
 	log "bisect $config: preparing $tree"
-	rm -rf "$tree"
-	mkdir -p "$tree"
-	tar -C "$tree" --strip-components=1 -xf "$KERNEL_TARBALL"
+	unpack_kernel_tree "$tree"
 	cd "$tree"
 	export CCACHE_BASEDIR="$tree"
-	git init -q
-	git add -f . >/dev/null
-	git commit -q -m "linux-source $(kernel_source_version)"
 	mkdir -p bisect-logs
 	make -s tinyconfig >/dev/null
 	scripts/kconfig/merge_config.sh -m .config "$REPO_DIR/kernel-patches/memcgd.config" >/dev/null

@@ -50,18 +50,10 @@ fi
 tree="$MEMCGD_CACHE/tree/$variant"
 start=$SECONDS
 log "kernel $variant: building $key (tree $tree)"
-rm -rf "$tree" "$tree.new"
-mkdir -p "$tree.new"
-tar -C "$tree.new" --strip-components=1 -xf "$KERNEL_TARBALL"
-mv "$tree.new" "$tree"
+rm -rf "$tree.new"	# left by an older version of this script
+unpack_kernel_tree "$tree"
 cd "$tree"
-
-# The Debian tarball's .gitignore ignores every top-level entry: add by force.
-export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
 export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
-git init -q
-git add -f . >/dev/null
-git commit -q -m "linux-source $(kernel_source_version)"
 patches=()
 [[ "$variant" == pristine ]] || mapfile -t patches < <(kernel_patches)
 if ((${#patches[@]})); then

@@ -46,15 +46,9 @@ fi
 start=$SECONDS
 tree="$MEMCGD_CACHE/tree/selftests"
 log "selftests: building test_progs (memcg_ops) in $tree"
-rm -rf "$tree"
-mkdir -p "$tree"
-tar -C "$tree" --strip-components=1 -xf "$KERNEL_TARBALL"
+unpack_kernel_tree "$tree"
 cd "$tree"
-export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
 export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
-git init -q
-git add -f . >/dev/null
-git commit -q -m "linux-source $(kernel_source_version)"
 git am -q --whitespace=error-all "${patches[@]}" >&2 || { git am --abort || true; die "git am failed"; }
 
 st=tools/testing/selftests/bpf

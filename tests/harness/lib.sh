@@ -39,6 +39,24 @@ kernel_patches() {
 	find "$REPO_DIR/kernel-patches" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 }
 
+# unpack_kernel_tree DIR: a fresh git repository in DIR holding the pristine
+# tarball as its first commit, ready for `git am` (the tarball's .gitignore
+# ignores every top-level entry: added by force).
+unpack_kernel_tree() {
+	local dir="$1"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tar -C "$dir" --strip-components=1 -xf "$KERNEL_TARBALL"
+	(
+		cd "$dir"
+		export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
+		export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
+		git init -q
+		git add -f . >/dev/null
+		git commit -q -m "linux-source $(kernel_source_version)"
+	)
+}
+
 # Kernel cache key for a variant (default, debug or pristine).
 kernel_key() {
 	local variant="$1"
