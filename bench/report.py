@@ -364,11 +364,13 @@ def render(runs, idents, accels, args):
     out.append("- Primary measure: `memcgd-bench writer`, 64-bit stores over the buffer, progress "
                "counted per MiB and logged each second (bench/workload/). stress-ng counts only "
                "whole passes over its buffer, so a swapping worker reads 0 under TCG.")
+    unpatched_boots = len({r.boot for r in runs if r.kernel == "unpatched"})
+    after = (f", each followed by a boot of the unpatched kernel for P4 ({unpatched_boots} in all)"
+             if unpatched_boots else "")
     out.append(f"- Repetitions: {len({r.boot for r in runs if r.kernel == 'patched'})} boots of the "
-               "patched kernel with the scenarios in a rotated order, each followed by a boot of "
-               "the unpatched kernel for P4; the runs column of the scenario table counts the "
-               "runs of each scenario (P3, P4, P5 and footprint repeat their measurement 3 times "
-               "within a run, alternating the conditions).")
+               f"patched kernel with the scenarios in a rotated order{after}; the runs column of the "
+               "scenario table counts the runs of each scenario (P3, P4, P5 and footprint repeat "
+               "their measurement 3 times within a run, alternating the conditions).")
     secs = [r.seconds for r in runs if r.seconds is not None]
     if secs:
         out.append(f"- Time: the {len(secs)} runs took {sum(secs) / 60:.0f} min in the guests "

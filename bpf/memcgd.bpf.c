@@ -7,7 +7,10 @@
  * - memcg:count_memcg_events (BTF tracepoint) runs for every memcg event of the machine. For anything but
  *   PGFAULT it returns after one compare; for a PGFAULT of an unmanaged cgroup it does exactly
  *   one hash lookup (slice_of). Faults of managed slices are counted with atomic adds, so
- *   concurrent CPUs never lose updates.
+ *   concurrent CPUs never lose updates; the clock is read at most once per tick and CPU
+ *   (fault_clock_ns), and a slice already marked active for the current window and policy
+ *   generation is not marked again: a fault of a busy slice costs the lookups, one atomic add
+ *   and a few compares.
  * - below_low/below_min/get_high_delay_ms run only for cgroups under one of memcgd's links.
  *   They resolve the cgroup to its slice with one lookup (an ancestor walk bounded by
  *   MEMCGD_MAX_DEPTH, whose result is cached, covers cgroups memcgd did not see yet) and check
@@ -74,6 +77,19 @@ struct {
 	__type(key, __u32);
 	__type(value, struct memcgd_levels);
 } levels SEC(".maps");
+
+/* The fault path's clock, per CPU: bpf_ktime_get_ns() as of this CPU's last jiffy. */
+struct memcgd_fault_clock {
+	__u64 jiffies;
+	__u64 now_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct memcgd_fault_clock);
+} fault_clock SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -157,6 +173,35 @@ static __always_inline void mark_active(__u32 gen, __u32 slot, const struct memc
 		__sync_fetch_and_or(&l->active_mask, 1ULL << lvl);
 }
 
+/*
+ * The time for fault accounting. Reading the clocksource on every fault is the largest part
+ * of the fault path's cost where that read is slow (an emulated or paravirtual clock); windows
+ * are at least 10 ms long, so the time as of the last tick is close enough: the clock is read
+ * once per jiffy and CPU. A preempted update leaves at worst a pair from two adjacent ticks.
+ */
+static __always_inline __u64 fault_clock_ns(void)
+{
+	struct memcgd_fault_clock *c;
+	__u32 zero = 0;
+	__u64 j;
+
+	c = bpf_map_lookup_elem(&fault_clock, &zero);
+	if (!c)
+		return bpf_ktime_get_ns();
+	j = bpf_jiffies64();
+	if (c->jiffies != j) {
+		c->now_ns = bpf_ktime_get_ns();
+		c->jiffies = j;
+	}
+	return c->now_ns;
+}
+
+/* What marked_window holds once a slice was marked active in window wid of generation gen. */
+static __always_inline __u64 marked_key(__u64 wid, __u32 gen)
+{
+	return (wid << 1) | (gen & 1);
+}
+
 static __always_inline void account_faults(__u32 slot, __u64 val)
 {
 	__u32 gen = active_gen;
@@ -169,18 +214,26 @@ static __always_inline void account_faults(__u32 slot, __u64 val)
 	s = bpf_map_lookup_elem(&slice_state, &slot);
 	if (!s)
 		return;
-	now = bpf_ktime_get_ns();
+	now = fault_clock_ns();
 	total = __sync_fetch_and_add(&s->faults, val) + val;
 	wid = now / p->window_ns;
 	old = s->window_id;
 	/* new window: the CPU that moves window_id records where it starts; faults counted
-	 * meanwhile by other CPUs land in one window or the other, never nowhere */
-	if (wid != old && __sync_val_compare_and_swap(&s->window_id, old, wid) == old)
-		s->window_base = total - val;
+	 * meanwhile by other CPUs land in one window or the other, never nowhere. A CPU whose
+	 * clock is a tick behind another's counts into the window that one started; a jump back
+	 * by more than one window is a new Window= and starts over. */
+	if (wid > old || wid + 1 < old) {
+		if (__sync_val_compare_and_swap(&s->window_id, old, wid) == old)
+			s->window_base = total - val;
+	} else {
+		wid = old;
+	}
 	base = s->window_base;
 	in_window = total > base ? total - base : 0;
-	if (in_window >= p->faults_per_window)
-		mark_active(gen, slot, p, s, now, wid, in_window);
+	if (in_window < p->faults_per_window || s->marked_window == marked_key(wid, gen))
+		return;
+	mark_active(gen, slot, p, s, now, wid, in_window);
+	s->marked_window = marked_key(wid, gen);
 }
 
 /* A BTF tracepoint (raw arguments, called directly) rather than a classic one: the classic

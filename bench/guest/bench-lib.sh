@@ -479,7 +479,41 @@ run_p3() {
 		start_memcgd high.slice low.slice
 		result P3 "attached_$i" "$(faults_rate low.slice)" faults/s
 	done
+	p3_program_cost
 	stop_memcgd
+}
+
+# prog_stats PID TYPE: "CALLS NS" summed over the BPF programs of type TYPE
+# (enum bpf_prog_type) that PID holds, from their fdinfo's run-time statistics.
+prog_stats() {
+	local f
+	for f in /proc/"$1"/fdinfo/*; do
+		awk -v want="$2" '/^prog_type:/ { t = $2 } /^run_cnt:/ { c = $2 } /^run_time_ns:/ { n = $2 }
+			END { if (t == want) print c + 0, n + 0 }' "$f" 2>/dev/null
+	done | awk '{ c += $1; n += $2 } END { print c + 0, n + 0 }'
+}
+
+# What memcgd's programs cost per call, from the kernel's BPF run-time
+# statistics (kernel.bpf_stats_enabled) over one more fault run, with memcgd
+# attached. The statistics read the clock twice per call themselves, so that
+# run is not one of P3's measurements. Tracing (26) is the fault-counting
+# program, called for every memcg event; struct_ops (27) are the hooks.
+p3_program_cost() {
+	local pid tc0 tn0 tc1 tn1 oc0 on0 oc1 on1 rate
+	pid="$(systemctl show -P MainPID memcgd.service)"
+	sysctl -q -w kernel.bpf_stats_enabled=1 || { say "P3: no BPF run-time statistics"; return 0; }
+	read -r tc0 tn0 < <(prog_stats "$pid" 26)
+	read -r oc0 on0 < <(prog_stats "$pid" 27)
+	rate="$(faults_rate low.slice)"
+	read -r tc1 tn1 < <(prog_stats "$pid" 26)
+	read -r oc1 on1 < <(prog_stats "$pid" 27)
+	sysctl -q -w kernel.bpf_stats_enabled=0
+	result P3 diag_stats_run_faults_per_s "$rate" faults/s
+	result P3 diag_tracepoint_calls "$((tc1 - tc0))" calls
+	result P3 diag_tracepoint_ns_per_call "$(awk -v c=$((tc1 - tc0)) -v n=$((tn1 - tn0)) 'BEGIN { printf "%.1f", c ? n / c : 0 }')" ns
+	result P3 diag_tracepoint_ns_per_fault "$(awk -v r="$rate" -v s="$MICRO_SECONDS" -v n=$((tn1 - tn0)) 'BEGIN { printf "%.1f", r > 0 ? n / (r * s) : 0 }')" ns
+	result P3 diag_ops_calls "$((oc1 - oc0))" calls
+	result P3 diag_ops_ns_per_call "$(awk -v c=$((oc1 - oc0)) -v n=$((on1 - on0)) 'BEGIN { printf "%.1f", c ? n / c : 0 }')" ns
 }
 
 # P4: nothing attached, the fault and the charge microbenchmark, alternating.

@@ -136,8 +136,22 @@ with tempfile.TemporaryDirectory() as root:
     check(f"the {n_runs} runs took {n_runs} min in the guests" in md, f"guest time of {n_runs} runs of 60 s each")
     check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
     check("3 rejected" in p.stdout, "summary counts rejected runs")
+    check("each followed by a boot of the unpatched kernel for P4 (3 in all)" in md,
+          "the unpatched boots are counted")
     png = os.path.join(out, "benchmarks.png")
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
+
+    # a run without P4 boots no unpatched kernel, and the report does not say it did
+    runs2, out2 = os.path.join(root, "runs2"), os.path.join(root, "out2")
+    os.makedirs(runs2)
+    boot(runs2, "rep1-patched", "6.12.118-memcgd-default | #key SMP | abc123",
+         [("S1", "PASS", series("S1", "high", 100) + ["result S1 high 100 MiB/s", "result S1 low 5 MiB/s"])],
+         {"S1": normal})
+    p2 = subprocess.run([sys.executable, report, "--runs", runs2, "--out", out2, "--command", "scripts/bench --test"],
+                        capture_output=True, text=True)
+    md2 = open(os.path.join(out2, "benchmarks.md")).read() if p2.returncode == 0 else ""
+    check(p2.returncode == 0 and "1 boots of the patched kernel with the scenarios in a rotated order;" in md2
+          and "unpatched kernel for P4" not in md2, "no unpatched boot is claimed without P4: " + p2.stderr.strip())
 
     bad = subprocess.run([sys.executable, report, "--runs", root + "/nothing", "--out", out],
                          capture_output=True, text=True)

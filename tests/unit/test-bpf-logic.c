@@ -74,6 +74,7 @@ static void setup(void)
 	SHIM_MAP(slice_state, 0);
 	SHIM_MAP(protect_suspended, 0);
 	SHIM_MAP(levels, 0);
+	SHIM_MAP(fault_clock, 0);
 	shim_register(&events, 0, 4, 4, 1);
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
@@ -126,6 +127,43 @@ static void test_activation(void)
 	map_cgroup(kn_high_svc.id, HIGH);
 	fault(kn_high_svc.id, PGFAULT, 7);
 	CHECK(s->faults == 257);
+}
+
+/* The fault path of a busy slice: once marked active for the window, a fault looks up its slice,
+ * policy, state and the CPU's clock, and reads the clocksource only on a new tick. */
+static void test_busy_fault_cost(void)
+{
+	struct memcgd_slice_state *s = state(HIGH);
+	unsigned long lookups = shim_lookups, reads = shim_clock_reads;
+	__u64 faults = s->faults, until = s->active_until_ns;
+
+	fault(kn_high.id, PGFAULT, 1);
+	CHECK(shim_lookups - lookups == 4); /* slice_of, policies, slice_state, fault_clock: no levels */
+	CHECK(shim_clock_reads == reads);   /* the same tick as the last fault */
+	CHECK(s->faults == faults + 1 && s->active_until_ns == until);
+	shim_now_ns += 4 * MS;              /* next tick: one read, then none */
+	fault(kn_high.id, PGFAULT, 1);
+	fault(kn_high.id, PGFAULT, 1);
+	CHECK(shim_clock_reads == reads + 1);
+	CHECK(s->faults == faults + 3);
+}
+
+/* Windows only move forward, unless Window= changed: a CPU whose cached clock is a tick behind
+ * counts into the window another CPU opened. */
+static void test_window_monotonic(void)
+{
+	struct memcgd_slice_state *s = state(LOW);
+	__u64 wid = shim_now_ns / SEC_NS;
+
+	s->window_id = wid + 1; /* another CPU, a tick ahead, opened the next window */
+	s->window_base = s->faults;
+	fault(kn_low.id, PGFAULT, 30);
+	CHECK(s->window_id == wid + 1);
+	CHECK(s->faults - s->window_base == 30);
+	s->window_id = wid + 50; /* a longer Window= before a reload: far ahead, start over */
+	fault(kn_low.id, PGFAULT, 5);
+	CHECK(s->window_id == wid);
+	CHECK(s->faults - s->window_base == 5);
 }
 
 static void test_protect(void)
@@ -274,16 +312,42 @@ static void test_generation_switch(void)
 	active_gen = 0;
 }
 
+/* A slice marked in one generation is marked again in the next one within the same window:
+ * memcgd may have built the new generation's levels before that mark. */
+static void test_generation_remarks(void)
+{
+	__u32 g1 = 1;
+	struct memcgd_levels *l1 = bpf_map_lookup_elem(&levels, &g1);
+
+	shim_now_ns += 10 * SEC_NS;
+	fault(kn_high.id, PGFAULT, 100); /* marked in generation 0 */
+	CHECK(l1 != NULL);
+	if (!l1)
+		return;
+	memset(l1, 0, sizeof(*l1));      /* generation 1 as memcgd wrote it, without that mark */
+	set_policy(1, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(1, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
+	active_gen = 1;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	fault(kn_high.id, PGFAULT, 1);   /* same window, new generation */
+	CHECK(l1->active_mask & (1ULL << 1));
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);
+	active_gen = 0;
+}
+
 int main(void)
 {
 	setup();
 	test_unmanaged_cost();
 	test_activation();
+	test_busy_fault_cost();
+	test_window_monotonic();
 	test_protect();
 	test_throttle_and_guard();
 	test_cpu_activity();
 	test_reactivation_accounts_time();
 	test_resolve_and_hooks();
 	test_generation_switch();
+	test_generation_remarks();
 	return test_summary("test-bpf-logic");
 }
