@@ -11,6 +11,8 @@
  * of get_high_delay_ms calls one run makes, so the expected slow-down is
  * about 4x whatever the emulation speed; the assertion asks for 2x.
  * The delay must not be accounted as a memory stall in low's memory.pressure.
+ * A delay of a few milliseconds is slept as asked: not shorter, and not
+ * rounded up to a whole tick (HZ=250 would make 3 ms anything from 0 to 4).
  */
 #include <errno.h>
 #include <limits.h>
@@ -27,6 +29,7 @@
 #define WORK_BYTES (4 * KT_MiB)
 #define MIN_DELAY_MS 10
 #define MAX_DELAY_MS 1000
+#define PRECISE_DELAY_MS 3
 
 static struct kt_report *report;
 
@@ -64,7 +67,7 @@ static uint64_t pressure_total_us(const struct kt_cgroup *low)
 int main(void)
 {
 	struct kt_work loop = { .bytes = 2 * KT_MiB };
-	double t0, t0b, t_cal, t1, t2, base, extra;
+	double t0, t0b, t_cal, t1, t2, t3, base, extra, per_ms;
 	struct kt_cgroup *parent, *high, *low;
 	uint64_t calls, psi_before, psi_after;
 	struct kt_child faulter;
@@ -133,6 +136,19 @@ int main(void)
 	KT_ASSERT((psi_after - psi_before) / 1e6 < extra / 2,
 		  "the BPF delay is not accounted as a memory stall: memory.pressure grew by %.3f s, delay added %.3f s",
 		  (psi_after - psi_before) / 1e6, extra);
+
+	/* precision: each returned delay of PRECISE_DELAY_MS adds that much, measured against the
+	 * attached run with delay 0 (same hook calls, no sleep) */
+	skel->bss->delay_ms = PRECISE_DELAY_MS;
+	skel->bss->delays_returned = 0;
+	t3 = run_low(low);
+	KT_ASSERT(skel->bss->delays_returned > 0, "no delay returned in the %u ms run", PRECISE_DELAY_MS);
+	per_ms = (t3 - t_cal) * 1000 / (double)(skel->bss->delays_returned ? skel->bss->delays_returned : 1);
+	ktest_log("throttled (%u ms per call): %.3f s, %llu delays, %.2f ms slept per delay",
+		  PRECISE_DELAY_MS, t3, (unsigned long long)skel->bss->delays_returned, per_ms);
+	KT_ASSERT(per_ms >= 0.9 * PRECISE_DELAY_MS && per_ms < PRECISE_DELAY_MS + 3,
+		  "a %u ms delay sleeps %.2f ms per return (want %.1f to %u)", PRECISE_DELAY_MS, per_ms,
+		  0.9 * PRECISE_DELAY_MS, PRECISE_DELAY_MS + 3);
 
 	kt_link_destroy(&link);
 	t2 = run_low(low);
