@@ -5,12 +5,15 @@
  *
  * Hot paths and their costs:
  * - memcg:count_memcg_events (BTF tracepoint) runs for every memcg event of the machine. For anything but
- *   PGFAULT it returns after one compare; for a PGFAULT of an unmanaged cgroup it does exactly
- *   one hash lookup (slice_of). Faults of managed slices are counted with atomic adds, so
- *   concurrent CPUs never lose updates; the clock is read at most once per tick and CPU
- *   (fault_clock_ns), and a slice already marked active for the current window and policy
- *   generation is not marked again: a fault of a busy slice costs the lookups, one atomic add
- *   and a few compares.
+ *   PGFAULT it returns after one compare. A PGFAULT first checks this CPU's fault_cache: the
+ *   last managed cgroup that faulted here and its slot, valid while memcgd has not changed
+ *   slice_of since (slice_of_epoch). Otherwise it does one hash lookup (slice_of): that is all
+ *   an unmanaged cgroup costs. Faults of managed slices are counted with atomic adds, so
+ *   concurrent CPUs never lose updates, until the slice is marked active for the current
+ *   window and policy generation: from then on to the end of the window its faults only add
+ *   to a per-CPU counter (busy_faults). The clock is read at most once per tick and CPU
+ *   (fault_clock_ns). A fault of a busy slice costs four array lookups that the verifier
+ *   inlines, one division, a few compares and one plain add.
  * - below_low/below_min/get_high_delay_ms run only for cgroups under one of memcgd's links.
  *   They resolve the cgroup to its slice with one lookup (an ancestor walk bounded by
  *   MEMCGD_MAX_DEPTH, whose result is cached, covers cgroups memcgd did not see yet) and check
@@ -31,6 +34,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* written by memcgd through the mmapped .bss */
 volatile __u32 active_gen;
+/* memcgd adds one after each change it makes to slice_of: fault_cache entries of older
+ * epochs are not used */
+volatile __u32 slice_of_epoch;
 /* transitions lost because the ring buffer was full */
 __u64 events_dropped;
 /*
@@ -78,18 +84,31 @@ struct {
 	__type(value, struct memcgd_levels);
 } levels SEC(".maps");
 
-/* The fault path's clock, per CPU: bpf_ktime_get_ns() as of this CPU's last jiffy. */
-struct memcgd_fault_clock {
+/* The fault path's per-CPU cache: bpf_ktime_get_ns() as of this CPU's last jiffy, and the
+ * last managed cgroup that faulted on this CPU with its slot as of slice_of epoch `epoch`. */
+struct memcgd_fault_cache {
 	__u64 jiffies;
 	__u64 now_ns;
+	__u64 cgroup_id;	/* 0: none (cgroup ids start at 1) */
+	__u32 slot;
+	__u32 epoch;
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct memcgd_fault_clock);
-} fault_clock SEC(".maps");
+	__type(value, struct memcgd_fault_cache);
+} fault_cache SEC(".maps");
+
+/* Faults of a slice counted while it is already marked active for the current window: per
+ * CPU, without an atomic; memcgd adds them to slice_state's faults when it reads the state. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, MEMCGD_MAX_SLICES);
+	__type(key, __u32);
+	__type(value, __u64);
+} busy_faults SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -179,13 +198,10 @@ static __always_inline void mark_active(__u32 gen, __u32 slot, const struct memc
  * are at least 10 ms long, so the time as of the last tick is close enough: the clock is read
  * once per jiffy and CPU. A preempted update leaves at worst a pair from two adjacent ticks.
  */
-static __always_inline __u64 fault_clock_ns(void)
+static __always_inline __u64 fault_clock_ns(struct memcgd_fault_cache *c)
 {
-	struct memcgd_fault_clock *c;
-	__u32 zero = 0;
 	__u64 j;
 
-	c = bpf_map_lookup_elem(&fault_clock, &zero);
 	if (!c)
 		return bpf_ktime_get_ns();
 	j = bpf_jiffies64();
@@ -202,7 +218,7 @@ static __always_inline __u64 marked_key(__u64 wid, __u32 gen)
 	return (wid << 1) | (gen & 1);
 }
 
-static __always_inline void account_faults(__u32 slot, __u64 val)
+static __always_inline void account_faults(__u32 slot, __u64 val, struct memcgd_fault_cache *c)
 {
 	__u32 gen = active_gen;
 	const struct memcgd_policy *p = policy_of(gen, slot);
@@ -214,10 +230,20 @@ static __always_inline void account_faults(__u32 slot, __u64 val)
 	s = bpf_map_lookup_elem(&slice_state, &slot);
 	if (!s)
 		return;
-	now = fault_clock_ns();
-	total = __sync_fetch_and_add(&s->faults, val) + val;
+	now = fault_clock_ns(c);
 	wid = now / p->window_ns;
 	old = s->window_id;
+	if (wid <= old && wid + 1 >= old && s->marked_window == marked_key(old, gen)) {
+		/* marked active for this window already: only the count is left to do, on this
+		 * CPU (a program does not run twice at once on one CPU) */
+		__u64 *busy = bpf_map_lookup_elem(&busy_faults, &slot);
+
+		if (busy) {
+			*busy += val;
+			return;
+		}
+	}
+	total = __sync_fetch_and_add(&s->faults, val) + val;
 	/* new window: the CPU that moves window_id records where it starts; faults counted
 	 * meanwhile by other CPUs land in one window or the other, never nowhere. A CPU whose
 	 * clock is a tick behind another's counts into the window that one started; a jump back
@@ -243,16 +269,30 @@ static __always_inline void account_faults(__u32 slot, __u64 val)
 SEC("tp_btf/count_memcg_events")
 int BPF_PROG(memcgd_count_events, struct mem_cgroup *memcg, int item, unsigned long val)
 {
+	struct memcgd_fault_cache *c;
+	__u32 zero = 0, epoch, *found, slot;
 	__u64 id;
-	__u32 *slot;
 
 	if (item != bpf_core_enum_value(enum vm_event_item, PGFAULT))
 		return 0;
 	id = memcg->css.cgroup->kn->id;
-	slot = bpf_map_lookup_elem(&slice_of, &id);
-	if (!slot)
-		return 0;
-	account_faults(*slot, val);
+	/* the epoch is read before slice_of: an entry cached under it is at least that new */
+	epoch = slice_of_epoch;
+	c = bpf_map_lookup_elem(&fault_cache, &zero);
+	if (c && c->cgroup_id == id && c->epoch == epoch) {
+		slot = c->slot;
+	} else {
+		found = bpf_map_lookup_elem(&slice_of, &id);
+		if (!found)
+			return 0;
+		slot = *found;
+		if (c) {
+			c->cgroup_id = id;
+			c->slot = slot;
+			c->epoch = epoch;
+		}
+	}
+	account_faults(slot, val, c);
 	return 0;
 }
 

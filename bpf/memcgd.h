@@ -15,6 +15,11 @@
  *   protect_suspended array slot -> __u32, written by memcgd only: 1 while the slice uses more
  *                       than its [Protect] MaxUsage=
  *   events       ringbuf struct memcgd_event
+ *   busy_faults  percpu array slot -> __u64: faults of a slice already marked active in the
+ *                       current window, counted per CPU; memcgd adds them to slice_state's
+ *                       faults (and zeroes them with it)
+ *   fault_cache  percpu array [0]: the fault path's clock and last cgroup -> slot, voided when
+ *                       memcgd moves slice_of_epoch (.bss) after changing slice_of
  */
 #ifndef MEMCGD_H
 #define MEMCGD_H

@@ -2,6 +2,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
@@ -54,6 +55,18 @@ int policy_maps_open(struct policy_maps *pm, bool dry_run, ring_buffer_sample_fn
 	pm->dry_run = dry_run;
 	libbpf_set_print(libbpf_log);
 
+	pm->n_cpus = libbpf_num_possible_cpus();
+	if (pm->n_cpus <= 0) {
+		r = pm->n_cpus < 0 ? pm->n_cpus : -EINVAL;
+		log_error("cannot count the possible CPUs (/sys/devices/system/cpu/possible): %s", strerror(-r));
+		return r;
+	}
+	pm->busy_faults = calloc((size_t)pm->n_cpus, sizeof(*pm->busy_faults));
+	if (!pm->busy_faults) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+
 	skel = memcgd_bpf__open();
 	if (!skel) {
 		r = -errno;
@@ -100,6 +113,7 @@ void policy_maps_close(struct policy_maps *pm)
 	ring_buffer__free(pm->events);
 	bpf_link__destroy(pm->tracepoint);
 	memcgd_bpf__destroy(pm->skel);
+	free(pm->busy_faults);
 	memset(pm, 0, sizeof(*pm));
 }
 
@@ -231,15 +245,30 @@ int policy_maps_read_levels(struct policy_maps *pm, uint32_t gen, struct memcgd_
 
 int policy_maps_read_state(struct policy_maps *pm, uint32_t slot, struct memcgd_slice_state *s)
 {
-	return lookup(pm->skel->maps.slice_state, &slot, s);
+	int r = lookup(pm->skel->maps.slice_state, &slot, s);
+
+	if (r < 0)
+		return r;
+	/* faults counted per CPU while the slice was already marked active */
+	r = lookup(pm->skel->maps.busy_faults, &slot, pm->busy_faults);
+	if (r < 0)
+		return r;
+	for (int cpu = 0; cpu < pm->n_cpus; cpu++)
+		s->faults += pm->busy_faults[cpu];
+	return 0;
 }
 
 int policy_maps_reset_state(struct policy_maps *pm, uint32_t slot)
 {
 	struct memcgd_slice_state zero = {};
 	uint32_t off = 0;
-	int r = update(pm->skel->maps.slice_state, &slot, &zero);
+	int r;
 
+	r = update(pm->skel->maps.slice_state, &slot, &zero);
+	if (r < 0)
+		return r;
+	memset(pm->busy_faults, 0, sizeof(*pm->busy_faults) * (size_t)pm->n_cpus);
+	r = update(pm->skel->maps.busy_faults, &slot, pm->busy_faults);
 	return r < 0 ? r : update(pm->skel->maps.protect_suspended, &slot, &off);
 }
 
@@ -250,9 +279,19 @@ int policy_maps_set_protect_suspended(struct policy_maps *pm, uint32_t slot, boo
 	return update(pm->skel->maps.protect_suspended, &slot, &v);
 }
 
+/* Each CPU caches the slot of the cgroup that faulted last; a new epoch voids those entries. The
+ * map change is complete (the syscall returned) before the epoch moves. */
+static void slice_of_changed(struct policy_maps *pm)
+{
+	__atomic_add_fetch(&pm->skel->bss->slice_of_epoch, 1, __ATOMIC_RELEASE);
+}
+
 int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t slot)
 {
-	return update(pm->skel->maps.slice_of, &cgroup_id, &slot);
+	int r = update(pm->skel->maps.slice_of, &cgroup_id, &slot);
+
+	slice_of_changed(pm);
+	return r;
 }
 
 int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t *slot)
@@ -264,7 +303,10 @@ int policy_maps_unmap_cgroup(struct policy_maps *pm, uint64_t cgroup_id)
 {
 	int r = bpf_map_delete_elem(bpf_map__fd(pm->skel->maps.slice_of), &cgroup_id);
 
-	return r < 0 && errno != ENOENT ? -errno : 0;
+	if (r < 0 && errno != ENOENT)
+		return -errno;
+	slice_of_changed(pm);
+	return 0;
 }
 
 int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
@@ -289,6 +331,7 @@ int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
 		for (size_t i = 0; i < n; i++)
 			bpf_map_delete_elem(fd, &doomed[i]);
 	} while (n == sizeof(doomed) / sizeof(doomed[0]));
+	slice_of_changed(pm);
 	return 0;
 }
 

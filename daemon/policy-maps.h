@@ -15,6 +15,8 @@ struct policy_maps {
 	struct bpf_link *tracepoint;
 	struct ring_buffer *events;
 	bool dry_run;
+	int n_cpus;            /* possible CPUs: the per-CPU map value count */
+	uint64_t *busy_faults; /* n_cpus values, one busy_faults lookup */
 };
 
 /* Opens and loads the embedded programs and attaches the fault-counting tracepoint. In dry-run
@@ -31,6 +33,7 @@ int policy_maps_write_policy(struct policy_maps *pm, uint32_t gen, uint32_t slot
 int policy_maps_read_policy(struct policy_maps *pm, uint32_t gen, uint32_t slot, struct memcgd_policy *p);
 int policy_maps_write_levels(struct policy_maps *pm, uint32_t gen, const struct memcgd_levels *l);
 int policy_maps_read_levels(struct policy_maps *pm, uint32_t gen, struct memcgd_levels *l);
+/* The slot's state; its faults include those counted per CPU (busy_faults). */
 int policy_maps_read_state(struct policy_maps *pm, uint32_t slot, struct memcgd_slice_state *s);
 int policy_maps_reset_state(struct policy_maps *pm, uint32_t slot);
 int policy_maps_set_protect_suspended(struct policy_maps *pm, uint32_t slot, bool suspended);
@@ -47,7 +50,8 @@ void policy_maps_merge_cpu_levels(const struct policy_maps *pm, uint32_t gen, st
 /* Forgets a slot's CPU activity (slot freed or reused). */
 void policy_maps_clear_cpu_active(struct policy_maps *pm, uint32_t slot);
 
-/* slice_of: cgroup id -> slot */
+/* slice_of: cgroup id -> slot. Each change moves slice_of_epoch, which voids the slots the
+ * fault-counting program caches per CPU. */
 int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t slot);
 int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t *slot);
 int policy_maps_unmap_cgroup(struct policy_maps *pm, uint64_t cgroup_id);

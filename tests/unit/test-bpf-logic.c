@@ -62,6 +62,19 @@ static struct memcgd_slice_state *state(__u32 slot)
 	return bpf_map_lookup_elem(&slice_state, &slot);
 }
 
+/* a slot's faults as memcgd reads them: the shared count and the per-CPU busy counts */
+static __u64 busy_of(__u32 slot)
+{
+	__u64 *busy = bpf_map_lookup_elem(&busy_faults, &slot);
+
+	return busy ? *busy : 0;
+}
+
+static __u64 faults_of(__u32 slot)
+{
+	return state(slot)->faults + busy_of(slot);
+}
+
 static struct memcgd_event *event(unsigned i)
 {
 	return i < shim_n_events ? (struct memcgd_event *)shim_events[i].data : NULL;
@@ -74,7 +87,8 @@ static void setup(void)
 	SHIM_MAP(slice_state, 0);
 	SHIM_MAP(protect_suspended, 0);
 	SHIM_MAP(levels, 0);
-	SHIM_MAP(fault_clock, 0);
+	SHIM_MAP(fault_cache, 0);
+	SHIM_MAP(busy_faults, 0);
 	shim_register(&events, 0, 4, 4, 1);
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
@@ -88,12 +102,12 @@ static void test_unmanaged_cost(void)
 	unsigned long before = shim_lookups;
 
 	fault(kn_other.id, PGFAULT, 1);
-	CHECK(shim_lookups - before == 1); /* one lookup, nothing else */
+	CHECK(shim_lookups - before == 2); /* this CPU's cache, one hash lookup, nothing else */
 	before = shim_lookups;
 	fault(kn_high.id, PGMAJFAULT, 1);
 	fault(kn_other.id, PGPGIN, 5);
 	CHECK(shim_lookups - before == 0); /* other events: no lookup at all */
-	CHECK(state(HIGH)->faults == 0);
+	CHECK(faults_of(HIGH) == 0);
 }
 
 static void test_activation(void)
@@ -101,7 +115,7 @@ static void test_activation(void)
 	struct memcgd_slice_state *s = state(HIGH);
 
 	fault(kn_high.id, PGFAULT, 99);
-	CHECK(s->faults == 99);
+	CHECK(faults_of(HIGH) == 99);
 	CHECK(s->active_until_ns == 0);
 	CHECK(s->activations == 0);
 	fault(kn_high.id, PGFAULT, 1); /* the 100th in this window */
@@ -121,31 +135,72 @@ static void test_activation(void)
 	CHECK(s->active_until_ns == 1002 * SEC_NS + 500 * MS);
 	fault(kn_high.id, PGFAULT, 40); /* 100 in window 1001: extends */
 	CHECK(s->active_until_ns == 1003 * SEC_NS + 500 * MS);
-	CHECK(s->faults == 250);
+	CHECK(faults_of(HIGH) == 250);
 
 	/* a child cgroup of the slice counts for it */
 	map_cgroup(kn_high_svc.id, HIGH);
 	fault(kn_high_svc.id, PGFAULT, 7);
-	CHECK(s->faults == 257);
+	CHECK(faults_of(HIGH) == 257);
 }
 
-/* The fault path of a busy slice: once marked active for the window, a fault looks up its slice,
- * policy, state and the CPU's clock, and reads the clocksource only on a new tick. */
+/* The fault path of a busy slice: once marked active for the window, a fault of the cgroup that
+ * faulted last on this CPU looks up the CPU's cache, the policy and the state (no hash lookup,
+ * no levels), and reads the clocksource only on a new tick. */
 static void test_busy_fault_cost(void)
 {
 	struct memcgd_slice_state *s = state(HIGH);
-	unsigned long lookups = shim_lookups, reads = shim_clock_reads;
-	__u64 faults = s->faults, until = s->active_until_ns;
+	unsigned long lookups, reads;
+	__u64 faults, until;
 
+	fault(kn_high.id, PGFAULT, 1); /* the last fault here was high's service: a hash lookup */
+	faults = faults_of(HIGH), until = s->active_until_ns;
+	lookups = shim_lookups, reads = shim_clock_reads;
 	fault(kn_high.id, PGFAULT, 1);
-	CHECK(shim_lookups - lookups == 4); /* slice_of, policies, slice_state, fault_clock: no levels */
+	CHECK(shim_lookups - lookups == 4); /* fault_cache, policies, slice_state, busy_faults */
 	CHECK(shim_clock_reads == reads);   /* the same tick as the last fault */
-	CHECK(s->faults == faults + 1 && s->active_until_ns == until);
+	CHECK(faults_of(HIGH) == faults + 1 && s->active_until_ns == until);
 	shim_now_ns += 4 * MS;              /* next tick: one read, then none */
 	fault(kn_high.id, PGFAULT, 1);
 	fault(kn_high.id, PGFAULT, 1);
 	CHECK(shim_clock_reads == reads + 1);
-	CHECK(s->faults == faults + 3);
+	CHECK(faults_of(HIGH) == faults + 3);
+	/* a new window: the shared count (and its window) moves again until the slice is marked */
+	{
+		__u64 shared = s->faults;
+
+		shim_now_ns += SEC_NS;
+		fault(kn_high.id, PGFAULT, 100);
+		CHECK(s->faults == shared + 100 && s->window_id == shim_now_ns / SEC_NS);
+		CHECK(s->active_until_ns == (shim_now_ns / SEC_NS + 2) * SEC_NS + 500 * MS);
+		shared = s->faults;
+		fault(kn_high.id, PGFAULT, 1);
+		CHECK(s->faults == shared);  /* marked: counted per CPU */
+		CHECK(faults_of(HIGH) == faults + 104);
+	}
+}
+
+/* A cgroup memcgd maps to another slot is counted there from the next fault on: memcgd bumps
+ * slice_of_epoch after each change, which voids every CPU's cached slot. */
+static void test_fault_cache_epoch(void)
+{
+	__u64 id = 400, high0 = faults_of(HIGH), low0 = faults_of(LOW);
+	__u32 zero = 0;
+	struct memcgd_fault_cache *c = bpf_map_lookup_elem(&fault_cache, &zero);
+
+	map_cgroup(id, HIGH);
+	slice_of_epoch++;
+	fault(id, PGFAULT, 2);
+	CHECK(c && c->cgroup_id == id && c->slot == HIGH);
+	map_cgroup(id, LOW);
+	fault(id, PGFAULT, 3);   /* memcgd has not bumped the epoch yet: the cached slot */
+	slice_of_epoch++;
+	fault(id, PGFAULT, 5);
+	CHECK(faults_of(HIGH) == high0 + 5);
+	CHECK(faults_of(LOW) == low0 + 5);
+	bpf_map_delete_elem(&slice_of, &id);
+	slice_of_epoch++;
+	fault(id, PGFAULT, 7);   /* unmapped: counted nowhere */
+	CHECK(faults_of(HIGH) == high0 + 5 && faults_of(LOW) == low0 + 5);
 }
 
 /* Windows only move forward, unless Window= changed: a CPU whose cached clock is a tick behind
@@ -341,6 +396,7 @@ int main(void)
 	test_unmanaged_cost();
 	test_activation();
 	test_busy_fault_cost();
+	test_fault_cache_epoch();
 	test_window_monotonic();
 	test_protect();
 	test_throttle_and_guard();
