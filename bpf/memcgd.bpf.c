@@ -12,8 +12,8 @@
  *   concurrent CPUs never lose updates, until the slice is marked active for the current
  *   window and policy generation: from then on to the end of the window its faults only add
  *   to a per-CPU counter (busy_faults). The clock is read at most once per tick and CPU
- *   (fault_clock_ns). A fault of a busy slice costs four array lookups that the verifier
- *   inlines, one division, a few compares and one plain add.
+ *   (fault_clock_ns). A fault of a busy slice costs three array lookups that the verifier
+ *   inlines, a few loads and compares and one plain add.
  * - below_low/below_min/get_high_delay_ms run only for cgroups under one of memcgd's links.
  *   They resolve the cgroup to its slice with one lookup (an ancestor walk bounded by
  *   MEMCGD_MAX_DEPTH, whose result is cached, covers cgroups memcgd did not see yet) and check
@@ -212,30 +212,28 @@ static __always_inline __u64 fault_clock_ns(struct memcgd_fault_cache *c)
 	return c->now_ns;
 }
 
-/* What marked_window holds once a slice was marked active in window wid of generation gen. */
-static __always_inline __u64 marked_key(__u64 wid, __u32 gen)
+/* marked_end_ns once a slice was marked active in the window ending at end_ns of generation
+ * gen: the end, with its lowest bit (a nanosecond) replaced by the generation's. */
+static __always_inline __u64 marked_end(__u64 end_ns, __u32 gen)
 {
-	return (wid << 1) | (gen & 1);
+	return (end_ns & ~1ULL) | (gen & 1);
 }
 
 static __always_inline void account_faults(__u32 slot, __u64 val, struct memcgd_fault_cache *c)
 {
 	__u32 gen = active_gen;
-	const struct memcgd_policy *p = policy_of(gen, slot);
+	const struct memcgd_policy *p;
 	struct memcgd_slice_state *s;
-	__u64 now, total, wid, old, base, in_window;
+	__u64 now, total, wid, old, base, in_window, marked;
 
-	if (!p || !p->window_ns)
-		return;
 	s = bpf_map_lookup_elem(&slice_state, &slot);
 	if (!s)
 		return;
 	now = fault_clock_ns(c);
-	wid = now / p->window_ns;
-	old = s->window_id;
-	if (wid <= old && wid + 1 >= old && s->marked_window == marked_key(old, gen)) {
-		/* marked active for this window already: only the count is left to do, on this
-		 * CPU (a program does not run twice at once on one CPU) */
+	marked = s->marked_end_ns;
+	if ((marked & 1) == (gen & 1) && now < marked) {
+		/* marked active for this window and generation already: only the count is left to
+		 * do, on this CPU (a program does not run twice at once on one CPU) */
 		__u64 *busy = bpf_map_lookup_elem(&busy_faults, &slot);
 
 		if (busy) {
@@ -243,7 +241,12 @@ static __always_inline void account_faults(__u32 slot, __u64 val, struct memcgd_
 			return;
 		}
 	}
+	p = policy_of(gen, slot);
+	if (!p || !p->window_ns)
+		return;
 	total = __sync_fetch_and_add(&s->faults, val) + val;
+	wid = now / p->window_ns;
+	old = s->window_id;
 	/* new window: the CPU that moves window_id records where it starts; faults counted
 	 * meanwhile by other CPUs land in one window or the other, never nowhere. A CPU whose
 	 * clock is a tick behind another's counts into the window that one started; a jump back
@@ -256,10 +259,10 @@ static __always_inline void account_faults(__u32 slot, __u64 val, struct memcgd_
 	}
 	base = s->window_base;
 	in_window = total > base ? total - base : 0;
-	if (in_window < p->faults_per_window || s->marked_window == marked_key(wid, gen))
+	if (in_window < p->faults_per_window)
 		return;
 	mark_active(gen, slot, p, s, now, wid, in_window);
-	s->marked_window = marked_key(wid, gen);
+	s->marked_end_ns = marked_end((wid + 1) * p->window_ns, gen);
 }
 
 /* A BTF tracepoint (raw arguments, called directly) rather than a classic one: the classic

@@ -72,7 +72,7 @@ struct memcgd_slice_state {
 	__u64 throttle_last_ns;
 	__u32 guard_tripped;     /* 1 while the guard suspends throttling */
 	__u32 pad;
-	__u64 marked_window;     /* (window_id << 1 | generation) of the last mark_active */
+	__u64 marked_end_ns;     /* end of the window last marked active; lowest bit: its generation */
 };
 
 /* Which priority levels are active: bit L of active_mask set means until_ns[L] may be in the

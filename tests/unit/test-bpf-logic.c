@@ -144,8 +144,8 @@ static void test_activation(void)
 }
 
 /* The fault path of a busy slice: once marked active for the window, a fault of the cgroup that
- * faulted last on this CPU looks up the CPU's cache, the policy and the state (no hash lookup,
- * no levels), and reads the clocksource only on a new tick. */
+ * faulted last on this CPU looks up the CPU's cache, the state and the CPU's count (no hash
+ * lookup, no policy, no levels), and reads the clocksource only on a new tick. */
 static void test_busy_fault_cost(void)
 {
 	struct memcgd_slice_state *s = state(HIGH);
@@ -156,7 +156,7 @@ static void test_busy_fault_cost(void)
 	faults = faults_of(HIGH), until = s->active_until_ns;
 	lookups = shim_lookups, reads = shim_clock_reads;
 	fault(kn_high.id, PGFAULT, 1);
-	CHECK(shim_lookups - lookups == 4); /* fault_cache, policies, slice_state, busy_faults */
+	CHECK(shim_lookups - lookups == 3); /* fault_cache, slice_state, busy_faults: no policy */
 	CHECK(shim_clock_reads == reads);   /* the same tick as the last fault */
 	CHECK(faults_of(HIGH) == faults + 1 && s->active_until_ns == until);
 	shim_now_ns += 4 * MS;              /* next tick: one read, then none */
