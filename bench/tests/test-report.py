@@ -94,6 +94,10 @@ with tempfile.TemporaryDirectory() as root:
     with open(os.path.join(root, "notes.md"), "w") as f:
         f.write("Synthetic notes paragraph.\n")
 
+    # the report is dated by its runs, not by when it is written
+    for label in os.listdir(runs):
+        if os.path.isdir(os.path.join(runs, label)):
+            os.utime(os.path.join(runs, label, "results.log"), (1764806400, 1764806400))
     p = subprocess.run([sys.executable, report, "--runs", runs, "--out", out, "--notes",
                         os.path.join(root, "notes.md"), "--command", "scripts/bench --test"],
                        capture_output=True, text=True)
@@ -132,6 +136,7 @@ with tempfile.TemporaryDirectory() as root:
     check(re.search(r"\| rep4-patched \| 3 \| S4 \| FAIL \| no: test FAIL", md) is not None, "failed run rejected")
     check("| 3 of 4 |" in md, "scenario table counts accepted of all runs")
     check("Synthetic notes paragraph." in md, "notes are included")
+    check("runs ended 2025-12-04 00:00 UTC" in md, "dated by the last results.log")
     n_runs = len(re.findall(r"^\| rep\d-", md, re.M))
     check(f"the {n_runs} runs took {n_runs} min in the guests" in md, f"guest time of {n_runs} runs of 60 s each")
     check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
