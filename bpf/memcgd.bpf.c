@@ -36,7 +36,7 @@ char LICENSE[] SEC("license") = "GPL";
 volatile __u32 active_gen;
 /* memcgd adds one after each change it makes to slice_of: fault_cache entries of older
  * epochs are not used */
-volatile __u32 slice_of_epoch;
+volatile __u64 slice_of_epoch;
 /* transitions lost because the ring buffer was full */
 __u64 events_dropped;
 /*
@@ -90,8 +90,9 @@ struct memcgd_fault_cache {
 	__u64 jiffies;
 	__u64 now_ns;
 	__u64 cgroup_id;	/* 0: none (cgroup ids start at 1) */
+	__u64 epoch;
 	__u32 slot;
-	__u32 epoch;
+	__u32 pad;
 };
 
 struct {
@@ -193,10 +194,10 @@ static __always_inline void mark_active(__u32 gen, __u32 slot, const struct memc
 }
 
 /*
- * The time for fault accounting. Reading the clocksource on every fault is the largest part
- * of the fault path's cost where that read is slow (an emulated or paravirtual clock); windows
- * are at least 10 ms long, so the time as of the last tick is close enough: the clock is read
- * once per jiffy and CPU. A preempted update leaves at worst a pair from two adjacent ticks.
+ * The time for fault accounting. Windows are at least 10 ms long, so the time as of this CPU's
+ * last tick is close enough, and the clocksource (an emulated or paravirtual one can be slow to
+ * read) is read once per jiffy and CPU instead of on every fault. A preempted update leaves at
+ * worst a pair from two adjacent ticks.
  */
 static __always_inline __u64 fault_clock_ns(struct memcgd_fault_cache *c)
 {
@@ -273,8 +274,8 @@ SEC("tp_btf/count_memcg_events")
 int BPF_PROG(memcgd_count_events, struct mem_cgroup *memcg, int item, unsigned long val)
 {
 	struct memcgd_fault_cache *c;
-	__u32 zero = 0, epoch, *found, slot;
-	__u64 id;
+	__u32 zero = 0, *found, slot;
+	__u64 id, epoch;
 
 	if (item != bpf_core_enum_value(enum vm_event_item, PGFAULT))
 		return 0;

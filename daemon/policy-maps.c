@@ -288,8 +288,12 @@ static void slice_of_changed(struct policy_maps *pm)
 
 int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t slot)
 {
-	int r = update(pm->skel->maps.slice_of, &cgroup_id, &slot);
+	uint32_t cur;
+	int r;
 
+	if (lookup(pm->skel->maps.slice_of, &cgroup_id, &cur) == 0 && cur == slot)
+		return 0; /* no change: the CPUs' cached slots stay valid */
+	r = update(pm->skel->maps.slice_of, &cgroup_id, &slot);
 	slice_of_changed(pm);
 	return r;
 }
