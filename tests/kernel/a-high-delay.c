@@ -30,6 +30,7 @@
 #define MIN_DELAY_MS 10
 #define MAX_DELAY_MS 1000
 #define PRECISE_DELAY_MS 3
+#define PRECISE_ROUNDS 4
 
 static struct kt_report *report;
 
@@ -69,7 +70,7 @@ int main(void)
 	struct kt_work loop = { .bytes = 2 * KT_MiB };
 	double t0, t0b, t_cal, t1, t2, t3, base, extra, per_ms;
 	struct kt_cgroup *parent, *high, *low;
-	uint64_t calls, psi_before, psi_after;
+	uint64_t calls, psi_before, psi_after, returned;
 	struct kt_child faulter;
 	struct throttle_bpf *skel;
 	struct bpf_link *tp, *link;
@@ -137,18 +138,27 @@ int main(void)
 		  "the BPF delay is not accounted as a memory stall: memory.pressure grew by %.3f s, delay added %.3f s",
 		  (psi_after - psi_before) / 1e6, extra);
 
-	/* precision: each returned delay of PRECISE_DELAY_MS adds that much, measured against the
-	 * attached run with delay 0 (same hook calls, no sleep) */
-	skel->bss->delay_ms = PRECISE_DELAY_MS;
-	skel->bss->delays_returned = 0;
-	t3 = run_low(low);
-	KT_ASSERT(skel->bss->delays_returned > 0, "no delay returned in the %u ms run", PRECISE_DELAY_MS);
-	per_ms = (t3 - t_cal) * 1000 / (double)(skel->bss->delays_returned ? skel->bss->delays_returned : 1);
-	ktest_log("throttled (%u ms per call): %.3f s, %llu delays, %.2f ms slept per delay",
-		  PRECISE_DELAY_MS, t3, (unsigned long long)skel->bss->delays_returned, per_ms);
-	KT_ASSERT(per_ms >= 0.9 * PRECISE_DELAY_MS && per_ms < PRECISE_DELAY_MS + 3,
-		  "a %u ms delay sleeps %.2f ms per return (want %.1f to %u)", PRECISE_DELAY_MS, per_ms,
-		  0.9 * PRECISE_DELAY_MS, PRECISE_DELAY_MS + 3);
+	/* precision: each returned delay of PRECISE_DELAY_MS adds that much, measured against
+	 * attached runs with delay 0 (same hook calls, no sleep), interleaved PRECISE_ROUNDS times
+	 * so that one slow run does not decide it */
+	extra = 0;
+	returned = 0;
+	for (int i = 0; i < PRECISE_ROUNDS; i++) {
+		skel->bss->delay_ms = 0;
+		t_cal = run_low(low);
+		skel->bss->delay_ms = PRECISE_DELAY_MS;
+		skel->bss->delays_returned = 0;
+		t3 = run_low(low);
+		extra += t3 - t_cal;
+		returned += skel->bss->delays_returned;
+	}
+	KT_ASSERT(returned > 0, "no delay returned in the %u ms runs", PRECISE_DELAY_MS);
+	per_ms = extra * 1000 / (double)(returned ? returned : 1);
+	ktest_log("throttled (%u ms per call): %d rounds, %llu delays, %.2f ms slept per delay",
+		  PRECISE_DELAY_MS, PRECISE_ROUNDS, (unsigned long long)returned, per_ms);
+	KT_ASSERT(per_ms >= 0.85 * PRECISE_DELAY_MS && per_ms < PRECISE_DELAY_MS + 3,
+		  "a %u ms delay sleeps %.2f ms per return (want %.2f to %u)", PRECISE_DELAY_MS, per_ms,
+		  0.85 * PRECISE_DELAY_MS, PRECISE_DELAY_MS + 3);
 
 	kt_link_destroy(&link);
 	t2 = run_low(low);
