@@ -64,7 +64,6 @@ static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int dep
 	}
 	while ((de = readdir(d))) {
 		struct stat st;
-		uint32_t cur;
 		int fd;
 
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
@@ -73,8 +72,7 @@ static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int dep
 			continue;
 		if (is_other_slice_root(m, st.st_ino, slot))
 			continue;
-		if (policy_maps_cgroup_slot(&m->pm, st.st_ino, &cur) < 0 || cur != slot)
-			policy_maps_map_cgroup(&m->pm, st.st_ino, slot);
+		policy_maps_map_cgroup(&m->pm, st.st_ino, slot); /* writes only what changed */
 		fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0)
 			map_descendants(m, fd, slot, depth + 1);

@@ -307,8 +307,8 @@ int policy_maps_unmap_cgroup(struct policy_maps *pm, uint64_t cgroup_id)
 {
 	int r = bpf_map_delete_elem(bpf_map__fd(pm->skel->maps.slice_of), &cgroup_id);
 
-	if (r < 0 && errno != ENOENT)
-		return -errno;
+	if (r < 0)
+		return errno == ENOENT ? 0 : -errno;
 	slice_of_changed(pm);
 	return 0;
 }
@@ -318,7 +318,7 @@ int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
 	int fd = bpf_map__fd(pm->skel->maps.slice_of);
 	uint64_t key, next, *prev = NULL;
 	uint64_t doomed[256];
-	size_t n;
+	size_t n, n_deleted = 0;
 
 	/* delete in batches: deleting while iterating would restart the walk */
 	do {
@@ -334,8 +334,10 @@ int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
 		}
 		for (size_t i = 0; i < n; i++)
 			bpf_map_delete_elem(fd, &doomed[i]);
+		n_deleted += n;
 	} while (n == sizeof(doomed) / sizeof(doomed[0]));
-	slice_of_changed(pm);
+	if (n_deleted)
+		slice_of_changed(pm);
 	return 0;
 }
 

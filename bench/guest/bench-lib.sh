@@ -510,10 +510,14 @@ p3_program_cost() {
 	sysctl -q -w kernel.bpf_stats_enabled=0
 	result P3 diag_stats_run_faults_per_s "$rate" faults/s
 	result P3 diag_tracepoint_calls "$((tc1 - tc0))" calls
-	result P3 diag_tracepoint_ns_per_call "$(awk -v c=$((tc1 - tc0)) -v n=$((tn1 - tn0)) 'BEGIN { printf "%.1f", c ? n / c : 0 }')" ns
-	result P3 diag_tracepoint_ns_per_fault "$(awk -v r="$rate" -v s="$MICRO_SECONDS" -v n=$((tn1 - tn0)) 'BEGIN { printf "%.1f", (r > 0 ? n / (r * s) : 0) }')" ns
+	result P3 diag_tracepoint_ns_per_call "$(per $((tn1 - tn0)) $((tc1 - tc0)))" ns
+	result P3 diag_tracepoint_ns_per_fault "$(per $((tn1 - tn0)) "$rate * $MICRO_SECONDS")" ns
 	result P3 diag_ops_calls "$((oc1 - oc0))" calls
-	result P3 diag_ops_ns_per_call "$(awk -v c=$((oc1 - oc0)) -v n=$((on1 - on0)) 'BEGIN { printf "%.1f", c ? n / c : 0 }')" ns
+	result P3 diag_ops_ns_per_call "$(per $((on1 - on0)) $((oc1 - oc0)))" ns
+}
+
+per() {	# per N D: N / D to one decimal (D an awk expression), 0 when D is not positive
+	awk "BEGIN { d = $2; printf \"%.1f\", (d > 0 ? $1 / d : 0) }"
 }
 
 # P4: nothing attached, the fault and the charge microbenchmark, alternating.
