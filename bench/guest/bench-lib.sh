@@ -129,11 +129,12 @@ set_memory_low() {	# set_memory_low SLICE VALUE
 # for high.slice (CPUUsage=, memcgd.bench_high_cpu, default 50%; "off" for
 # the RFC's policy alone: a writer busy on a resident buffer takes no faults);
 # low.slice's throttle delay while high.slice is active from
-# memcgd.bench_low_delay (default 0), high.slice's protection from
+# memcgd.bench_low_delay (default 10ms: the third follow-up's choice, P1 and
+# P1b both met; bench/notes.md), high.slice's protection from
 # memcgd.bench_high_mode (default min).
 write_policies() {
 	local delay mode cpu
-	delay=$(cmdline_value memcgd.bench_low_delay 0)
+	delay=$(cmdline_value memcgd.bench_low_delay 10ms)
 	mode=$(cmdline_value memcgd.bench_high_mode min)
 	cpu=$(cmdline_value memcgd.bench_high_cpu 50%)
 	cat >/etc/memcgd.d/50-high.conf <<-EOF
