@@ -84,7 +84,7 @@ printf '%-34s %14s %10s\n' "high.slice sleeping" "$a" "$((t1 - t0))"
 printf '%-34s %14s %10s\n' "high.slice faulting" "$b" "$((t2 - t1))"
 printf '%-34s %14s %10s\n' "high.slice sleeping again" "$c" "$((t3 - t2))"
 memcgctl status
-if python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(0 if b < 0.5*a and c > 0.6*a else 1)" "$a" "$b" "$c" &&
+if python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(0 if b < 0.2*a and c > 0.4*a else 1)" "$a" "$b" "$c" &&
 	((t1 - t0 == 0 && t2 - t1 > 0 && t3 - t2 == 0)); then
 	echo "low.slice was throttled only while high.slice was busy."
 else
