@@ -53,6 +53,10 @@ RATIOS = [
      "tmpfs writes MiB/s, nothing attached: patched / unpatched 6.12", "-"),
     ("P5", ("patched", "P5", "slices256"), ("patched", "P5", "slices2"), 0.02, "within",
      "page faults/s: 256 managed slices / 2 managed slices", "-"),
+    ("K0", ("patched", "S0", "low"), ("unpatched", "S0", "low"), None, "info",
+     "low slice, high idle, no protection (zero-filled holder): patched / unpatched 6.12", "-"),
+    ("K0f", ("patched", "S0f", "low"), ("unpatched", "S0f", "low"), None, "info",
+     "low slice, high idle, no protection (pattern-filled holder): patched / unpatched 6.12", "-"),
 ]
 
 SCENARIOS = {
@@ -273,17 +277,19 @@ def recovery_table(runs, out):
                "within the run (accepted runs).\n")
     out.append("| scenario | what | per run (s) | median |")
     out.append("|---|---|---|---|")
-    for sc in IDLE_SCENARIOS:
-        rs = [r for r in runs if r.kernel == "patched" and r.scenario == sc and r.accepted and r.series.get("low")]
-        if not rs:
-            continue
-        secs = [recovery_second(r, threshold) for r in rs]
-        text = ", ".join("never" if x is None else f"{x:.0f}" for x in secs)
-        # "never" sorts after every second: a median that touches it is "never"
-        ordered = sorted(secs, key=lambda x: float("inf") if x is None else x)
-        mid = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
-        med = None if None in mid else sum(mid) / len(mid)
-        out.append(f"| {sc} | {SCENARIOS[sc]} | {text} | {'never' if med is None else f'{med:.0f}'} |")
+    for kernel in ("patched", "unpatched"):
+        for sc in IDLE_SCENARIOS:
+            rs = [r for r in runs if r.kernel == kernel and r.scenario == sc and r.accepted and r.series.get("low")]
+            if not rs:
+                continue
+            secs = [recovery_second(r, threshold) for r in rs]
+            text = ", ".join("never" if x is None else f"{x:.0f}" for x in secs)
+            # "never" sorts after every second: a median that touches it is "never"
+            ordered = sorted(secs, key=lambda x: float("inf") if x is None else x)
+            mid = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
+            med = None if None in mid else sum(mid) / len(mid)
+            label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+            out.append(f"| {label} | {SCENARIOS[sc]} | {text} | {'never' if med is None else f'{med:.0f}'} |")
     out.append("")
 
 
@@ -372,8 +378,9 @@ def render(runs, idents, accels, args, ended):
                "counted per MiB and logged each second (bench/workload/). stress-ng counts only "
                "whole passes over its buffer, so a swapping worker reads 0 under TCG.")
     unpatched_boots = len({r.boot for r in runs if r.kernel == "unpatched"})
-    after = (f", each followed by a boot of the unpatched kernel for P4 ({unpatched_boots} in all)"
-             if unpatched_boots else "")
+    unpatched_scenarios = ", ".join(dict.fromkeys(r.scenario for r in runs if r.kernel == "unpatched"))
+    after = (f", each followed by a boot of the unpatched kernel for {unpatched_scenarios} "
+             f"({unpatched_boots} in all)" if unpatched_boots else "")
     out.append(f"- Repetitions: {len({r.boot for r in runs if r.kernel == 'patched'})} boots of the "
                f"patched kernel with the scenarios in a rotated order{after}; the runs column of the "
                "scenario table counts the runs of each scenario (P3, P4, P5 and footprint repeat "

@@ -374,8 +374,9 @@ diag_delta() {	# diag_delta SCENARIO BEFORE AFTER
 
 # While memcgd runs: its view of the slices every 5 s (test output only).
 # With memcgd.bench_debug=1 on the kernel command line, also every second:
-# the slices' LRU sizes and reclaim counters, the writers' kernel stacks, and
-# how often reclaim throttled (tracepoint vmscan:mm_vmscan_throttled).
+# the slices' LRU sizes and reclaim counters, memory pressure, the writers'
+# and kswapd's kernel stacks, and how often reclaim throttled (tracepoint
+# vmscan:mm_vmscan_throttled).
 TRACEFS=/sys/kernel/tracing
 debug_tick() {
 	local sl
@@ -390,9 +391,10 @@ debug_tick() {
 		echo "throttled: $(grep -o 'reason=[A-Z_]*' $TRACEFS/trace | sort | uniq -c | paste -sd' ')"
 		: >$TRACEFS/trace
 	fi
+	grep -E '^(some|full)' /proc/pressure/memory | cut -d' ' -f1-2 | paste -sd' '
 	local p
-	for p in $(pgrep -f 'memcgd-bench writer'); do
-		echo "pid $p $(awk '{print $3}' "/proc/$p/stat") $(tr '\n' ' ' <"/proc/$p/stack" 2>/dev/null | cut -c1-300)"
+	for p in $(pgrep -f 'memcgd-bench writer') $(pgrep -x kswapd0); do
+		echo "pid $p $(awk '{print $2, $3}' "/proc/$p/stat") $(tr '\n' ' ' <"/proc/$p/stack" 2>/dev/null | cut -c1-400)"
 	done
 }
 watch_memcgd() {

@@ -82,8 +82,10 @@ with tempfile.TemporaryDirectory() as root:
         loads = {t[0]: normal for t in tests}
         boot(runs, f"rep{i + 1}-patched", "6.12.118-memcgd-default | #key SMP | abc123", tests, loads)
         boot(runs, f"rep{i + 1}-unpatched", "6.12.118-memcgd-pristine | #key2 SMP | def456",
-             [("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 400 MiB/s"])],
-             {"P4": normal})
+             [("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 400 MiB/s"]),
+              ("S0", "PASS", stalled_series("S0", "low", 1000, [5, 49, 49][i]) +
+               [f"result S0 low {[1000, 20, 30][i]} MiB/s"])],
+             {"P4": normal, "S0": normal})
     # a disturbed run (the host was busy) with an absurd S3 high, a starved one,
     # and a failed one: all three must stay out of the medians
     boot(runs, "rep4-patched", "6.12.118-memcgd-default | #key SMP | abc123",
@@ -141,8 +143,13 @@ with tempfile.TemporaryDirectory() as root:
     check(f"the {n_runs} runs took {n_runs} min in the guests" in md, f"guest time of {n_runs} runs of 60 s each")
     check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
     check("3 rejected" in p.stdout, "summary counts rejected runs")
-    check("each followed by a boot of the unpatched kernel for P4 (3 in all)" in md,
-          "the unpatched boots are counted")
+    check("each followed by a boot of the unpatched kernel for P4, S0 (3 in all)" in md,
+          "the unpatched boots and their scenarios are counted")
+    check("| 18.0 |" in row("K0") and "| no target |" in row("K0"),
+          "K0 = S0 patched / unpatched = 540/30 = 18.0, informational: " + row("K0"))
+    check("not measured" in row("K0f"), "K0f without S0f runs is not measured: " + row("K0f"))
+    check(re.search(r"^\| S0 \(unpatched\) \|[^|]*\| 6, never, never \| never \|$", md, re.M) is not None,
+          "the unpatched kernel's S0 runs have their own recovery row")
     png = os.path.join(out, "benchmarks.png")
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
 
@@ -156,7 +163,7 @@ with tempfile.TemporaryDirectory() as root:
                         capture_output=True, text=True)
     md2 = open(os.path.join(out2, "benchmarks.md")).read() if p2.returncode == 0 else ""
     check(p2.returncode == 0 and "1 boots of the patched kernel with the scenarios in a rotated order;" in md2
-          and "unpatched kernel for P4" not in md2, "no unpatched boot is claimed without P4: " + p2.stderr.strip())
+          and "unpatched kernel for" not in md2, "no unpatched boot is claimed without P4: " + p2.stderr.strip())
 
     bad = subprocess.run([sys.executable, report, "--runs", root + "/nothing", "--out", out],
                          capture_output=True, text=True)
