@@ -90,6 +90,7 @@ class Run:
         self.seconds = None    # the test's duration in the guest
         self.accepted = False
         self.reason = ""
+        self.rcu_stalls = []   # where the guest's RCU stall reports found a CPU stuck
 
     def qemu_per_s(self):
         return self.load[1] / self.load[0] if self.load and self.load[0] > 0 else None
@@ -149,12 +150,82 @@ def parse_boot(path, label, kernel):
         loads = {r[0]: tuple(float(x) for x in r[1:4]) for r in rows if len(r) == 4}
         for r in runs:
             r.load = loads.get("bench/" + r.scenario)
+    read_rcu_stalls(os.path.join(path, "console.log"), runs)
     accel = "?"
     cmd = os.path.join(path, "qemu.cmd")
     if os.path.exists(cmd):
         text = open(cmd).read()
         accel = "kvm" if "-accel kvm" in text else "tcg" if "-accel tcg" in text else "?"
     return runs, ident, accel
+
+
+RCU_STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+RIP = re.compile(r"RIP: 0010:([\w.]+)")
+
+
+def read_rcu_stalls(console, runs):
+    """Attach the guest kernel's RCU stall reports (a CPU that passed no quiescent
+    state for 21 s) to the run during which they were printed, each with the
+    kernel function its first register dump shows, if any."""
+    if not os.path.exists(console):
+        return
+    by_name = {}
+    for r in runs:
+        by_name.setdefault(r.scenario, r)
+    current, pending = None, None
+    with open(console, errors="replace") as f:
+        for line in f:
+            m = re.search(r"memcgd-vm-tests: begin bench/(\S+)", line)
+            if m:
+                current, pending = by_name.get(m.group(1)), None
+                continue
+            if current is None:
+                continue
+            if RCU_STALL.search(line):
+                pending = len(current.rcu_stalls)
+                current.rcu_stalls.append("?")
+            elif pending is not None and RIP.search(line):
+                current.rcu_stalls[pending] = RIP.search(line).group(1).split("+")[0]
+                pending = None
+
+
+def longest_pause(series):
+    """Longest time between two progress lines of a writer (it logs once a
+    second while it writes at least 1 MiB/s)."""
+    return max((t1 - t0 for (t0, _), (t1, _) in zip(series, series[1:])), default=None)
+
+
+def stall_table(runs, out):
+    """How long each writer went without progress, and which runs the guest
+    reported an RCU stall in: the guest-wide stalls that decide several
+    scenarios (bench/notes.md)."""
+    rows = []
+    for kernel in ("patched", "unpatched"):
+        for sc in SCENARIOS:
+            rs = [r for r in runs if r.kernel == kernel and r.scenario == sc and r.accepted
+                  and (r.series or r.rcu_stalls)]
+            if not rs:
+                continue
+            pauses = []
+            for r in rs:
+                p = [longest_pause(r.series[sl]) for sl in ("high", "low") if sl in r.series]
+                p = [x for x in p if x is not None]
+                pauses.append(f"{max(p):.0f}" if p else "-")
+            stalls = [f"{r.boot} #{r.order}: {', '.join(r.rcu_stalls)}" for r in rs if r.rcu_stalls]
+            label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+            rows.append(f"| {label} | {SCENARIOS[sc]} | {', '.join(pauses)} | "
+                        f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} |")
+    if not rows:
+        return
+    out.append("## Stalls\n")
+    out.append("Longest time without a progress line of either writer, per accepted run (a writer "
+               "logs every second while it gets at least 1 MiB written), and the runs during which "
+               "the guest kernel reported an RCU stall (a CPU that passed no quiescent state for 21 s), "
+               "with the function it was in.\n")
+    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report |")
+    out.append("|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
 
 
 def judge(runs):
@@ -432,6 +503,7 @@ def render(runs, idents, accels, args, ended):
 
     metric_table("## Scenarios (accepted runs)\n", lambda m: not is_diag(m))
     recovery_table(runs, out)
+    stall_table(runs, out)
     out.append("## Progress over time\n")
     out.append("![per-second progress of high.slice and low.slice in S1-S4](benchmarks.png)\n")
     if args.notes and os.path.exists(args.notes):
