@@ -349,7 +349,7 @@ run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL [SETTLE]
 
 # Reclaim diagnostics of a run: deltas of /proc/vmstat and of each slice's
 # memory.stat and memory.events, printed as diag_* results.
-VMSTAT_KEYS="pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pswpin pswpout allocstall_movable allocstall_normal workingset_refault_anon thp_fault_alloc thp_split_pmd oom_kill"
+VMSTAT_KEYS="pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pgscan_anon pgscan_file pgsteal_anon pgsteal_file pgmajfault pswpin pswpout allocstall_movable allocstall_normal workingset_refault_anon workingset_refault_file thp_fault_alloc thp_split_pmd oom_kill"
 SLICE_STAT_KEYS="pgscan pgsteal pgmajfault workingset_refault_anon"
 SLICE_EVENT_KEYS="low min high oom"
 pick_keys() {	# pick_keys "KEY..." PREFIX FILE: the "key value" lines of FILE for KEYs, prefixed
@@ -385,8 +385,8 @@ debug_tick() {
 		echo "$sl $(pick_keys "anon active_anon inactive_anon pgscan pgsteal pgactivate pgdeactivate pgrefill workingset_refault_anon workingset_activate_anon" "" \
 			"/sys/fs/cgroup/$sl.slice/memory.stat" | paste -sd' ')"
 	done
-	grep -E '^(MemFree|SwapFree):' /proc/meminfo | tr -s ' ' | paste -sd' '
-	pick_keys "pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct allocstall_movable pswpin pswpout" "" /proc/vmstat | paste -sd' '
+	grep -E '^(MemFree|SwapFree|Active\(file\)|Inactive\(file\)):' /proc/meminfo | tr -s ' ' | paste -sd' '
+	pick_keys "pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pgscan_anon pgscan_file pgsteal_anon pgsteal_file pgmajfault workingset_refault_file allocstall_movable pswpin pswpout" "" /proc/vmstat | paste -sd' '
 	if [[ -r $TRACEFS/trace ]]; then
 		echo "throttled: $(grep -o 'reason=[A-Z_]*' $TRACEFS/trace | sort | uniq -c | paste -sd' ')"
 		: >$TRACEFS/trace
