@@ -161,6 +161,7 @@ def parse_boot(path, label, kernel):
 
 RCU_STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
 RIP = re.compile(r"RIP: 0010:([\w.]+)")
+TEST_BEGIN = re.compile(r"memcgd-vm-tests: begin bench/(\S+)")
 
 
 def read_rcu_stalls(console, runs):
@@ -175,7 +176,7 @@ def read_rcu_stalls(console, runs):
     current, pending = None, None
     with open(console, errors="replace") as f:
         for line in f:
-            m = re.search(r"memcgd-vm-tests: begin bench/(\S+)", line)
+            m = TEST_BEGIN.search(line)
             if m:
                 current, pending = by_name.get(m.group(1)), None
                 continue
@@ -184,8 +185,8 @@ def read_rcu_stalls(console, runs):
             if RCU_STALL.search(line):
                 pending = len(current.rcu_stalls)
                 current.rcu_stalls.append("?")
-            elif pending is not None and RIP.search(line):
-                current.rcu_stalls[pending] = RIP.search(line).group(1).split("+")[0]
+            elif pending is not None and (rip := RIP.search(line)):
+                current.rcu_stalls[pending] = rip.group(1).split("+")[0]
                 pending = None
 
 
@@ -202,8 +203,7 @@ def stall_table(runs, out):
     rows = []
     for kernel in ("patched", "unpatched"):
         for sc in SCENARIOS:
-            rs = [r for r in runs if r.kernel == kernel and r.scenario == sc and r.accepted
-                  and (r.series or r.rcu_stalls)]
+            rs = [r for r in accepted_runs(runs, kernel, sc) if r.series or r.rcu_stalls]
             if not rs:
                 continue
             pauses = []
@@ -212,7 +212,7 @@ def stall_table(runs, out):
                 p = [x for x in p if x is not None]
                 pauses.append(f"{max(p):.0f}" if p else "-")
             stalls = [f"{r.boot} #{r.order}: {', '.join(r.rcu_stalls)}" for r in rs if r.rcu_stalls]
-            label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+            label = scenario_label(sc, kernel)
             rows.append(f"| {label} | {SCENARIOS[sc]} | {', '.join(pauses)} | "
                         f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} |")
     if not rows:
@@ -247,6 +247,14 @@ def judge(runs):
             r.reason = f"QEMU got {r.qemu_per_s():.2f} CPU-s/s, usual {usual:.2f}"
         else:
             r.accepted = True
+
+
+def scenario_label(scenario, kernel):
+    return scenario + (" (unpatched)" if kernel == "unpatched" else "")
+
+
+def accepted_runs(runs, kernel, scenario):
+    return [r for r in runs if r.kernel == kernel and r.scenario == scenario and r.accepted]
 
 
 def values(runs, kernel, scenario, metric, accepted=True):
@@ -350,7 +358,7 @@ def recovery_table(runs, out):
     out.append("|---|---|---|---|")
     for kernel in ("patched", "unpatched"):
         for sc in IDLE_SCENARIOS:
-            rs = [r for r in runs if r.kernel == kernel and r.scenario == sc and r.accepted and r.series.get("low")]
+            rs = [r for r in accepted_runs(runs, kernel, sc) if r.series.get("low")]
             if not rs:
                 continue
             secs = [recovery_second(r, threshold) for r in rs]
@@ -359,7 +367,7 @@ def recovery_table(runs, out):
             ordered = sorted(secs, key=lambda x: float("inf") if x is None else x)
             mid = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
             med = None if None in mid else sum(mid) / len(mid)
-            label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+            label = scenario_label(sc, kernel)
             out.append(f"| {label} | {SCENARIOS[sc]} | {text} | {'never' if med is None else f'{med:.0f}'} |")
     out.append("")
 
@@ -492,7 +500,7 @@ def render(runs, idents, accels, args, ended):
                     v = values(runs, kernel, sc, m)
                     n_all = len(values(runs, kernel, sc, m, accepted=False))
                     unit = next((r.units[m] for r in runs if r.scenario == sc and m in r.units), "")
-                    label = sc + (" (unpatched)" if kernel == "unpatched" else "")
+                    label = scenario_label(sc, kernel)
                     m_text = f"{m} ({unit})" if unit else m
                     if v:
                         out.append(f"| {label} | {SCENARIOS[sc]} | {m_text} | {fmt(statistics.median(v))} "
