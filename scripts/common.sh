@@ -72,12 +72,11 @@ build_release() {
 # it into the payload at /usr/lib/memcgd/bpf-selftests/ (run by the VM suite
 # selftests). Returns 2 when kernel-patches/ has no series.
 stage_selftests() {
-	local start=$SECONDS dir
+	local dir
 	[[ -n "$(kernel_patches)" ]] || return 2
 	dir="$("$HARNESS_DIR/build-selftests.sh" "$KDIR" 2> >(sed -u 's/^/  selftests: /' >&2))" || return 1
 	mkdir -p "$STAGE_RELEASE/usr/lib/memcgd/bpf-selftests"
 	cp "$dir/test_progs" "$STAGE_RELEASE/usr/lib/memcgd/bpf-selftests/"
-	stage_time "test_progs memcg_ops (build or reuse)" $((SECONDS - start))
 }
 
 # vm_suites_present DIR...: the VM suites that have at least one test in the

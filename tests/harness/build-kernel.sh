@@ -40,28 +40,22 @@ if [[ ! -f "$KERNEL_TARBALL" ]]; then
 fi
 
 mkdir -p "$MEMCGD_CACHE/tree" "$MEMCGD_CACHE/kernel" "$MEMCGD_CACHE/ccache"
-exec 9>"$MEMCGD_CACHE/tree/$variant.lock"
+exec 9>"$MEMCGD_CACHE/tree/build-$variant.lock"
 flock 9
 if [[ -f "$out/.complete" ]]; then     # built by a concurrent run while we waited
 	echo "$out"
 	exit 0
 fi
 
-tree="$MEMCGD_CACHE/tree/$variant"
 start=$SECONDS
-log "kernel $variant: building $key (tree $tree)"
-rm -rf "$tree.new"	# left by an older version of this script
-unpack_kernel_tree "$tree"
-cd "$tree"
-export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
-patches=()
-[[ "$variant" == pristine ]] || mapfile -t patches < <(kernel_patches)
-if ((${#patches[@]})); then
-	log "applying ${#patches[@]} patches with git am"
-	git am -q --whitespace=error-all "${patches[@]}" >&2 || { git am --abort || true; die "git am failed"; }
-else
-	log "kernel $variant: building the tree without patches"
-fi
+open_source_tree "$(source_kind "$variant")"	# sets SRC_TREE, shared lock until exit
+src="$SRC_TREE"
+build="$MEMCGD_CACHE/tree/build-$variant"
+log "kernel $variant: building $key (source $src, objects $build)"
+# Objects of an older series or configuration are not reused: ccache makes
+# the rebuild cheap, and a clean objtree cannot carry stale state.
+rm -rf "$build"
+mkdir -p "$build"
 
 fragments=("$REPO_DIR/kernel-patches/memcgd.config")
 [[ "$variant" == debug ]] && fragments+=("$REPO_DIR/kernel-patches/debug.config")
@@ -70,13 +64,15 @@ export ARCH=x86_64
 export KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_VERSION="$key"
-export CCACHE_DIR="$MEMCGD_CACHE/ccache" CCACHE_BASEDIR="$tree" CCACHE_NOHASHDIR=1
+export CCACHE_DIR="$MEMCGD_CACHE/ccache" CCACHE_BASEDIR="$MEMCGD_CACHE/tree" CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=8G CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+kmake() { make -C "$src" O="$build" "$@"; }
 
-make -s tinyconfig >&2
-scripts/kconfig/merge_config.sh -m .config "${fragments[@]}" >/dev/null
-sed -i -e "s|^CONFIG_LOCALVERSION=.*|CONFIG_LOCALVERSION=\"-memcgd-$variant\"|" -e "s|^CONFIG_LOCALVERSION_AUTO=y|# CONFIG_LOCALVERSION_AUTO is not set|" .config
-make -s olddefconfig >&2
+kmake -s tinyconfig >&2
+"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "${fragments[@]}" >/dev/null
+sed -i -e "s|^CONFIG_LOCALVERSION=.*|CONFIG_LOCALVERSION=\"-memcgd-$variant\"|" -e "s|^CONFIG_LOCALVERSION_AUTO=y|# CONFIG_LOCALVERSION_AUTO is not set|" "$build/.config"
+kmake -s olddefconfig >&2
+cd "$build"
 
 # Kconfig drops options whose dependencies are missing without a word: check.
 missing=0
@@ -99,20 +95,39 @@ for frag in "${fragments[@]}"; do
 done
 ((missing == 0)) || die "kernel config: fragment options did not survive olddefconfig (see above)"
 
-log "compiling bzImage ($(jobs) jobs, ccache $CCACHE_DIR)"
-make -j"$(jobs)" CC="ccache gcc" bzImage >"$tree/build.log" 2>&1 || { tail -40 "$tree/build.log" >&2; die "kernel build failed; log: $tree/build.log"; }
-grep -E 'warning:' "$tree/build.log" >&2 || true
-
-log "building tools/lib/bpf and bpftool from the patched tree"
+# libbpf and bpftool's bootstrap do not depend on the kernel's configuration:
+# build them beside bzImage, so that they fill the single-threaded end of the
+# kernel build (vmlinux link, BTF, kallsyms) instead of following it. The
+# full bpftool follows the kernel, because its own BPF skeletons are compiled
+# against this kernel's BTF (VMLINUX_BTF).
 rm -rf "$out.tmp"
-mkdir -p "$out.tmp/tools" "$out.tmp/headers"
-make -s headers_install INSTALL_HDR_PATH="$out.tmp/headers" >&2
-make -s -C tools/lib/bpf -j"$(jobs)" BUILD_STATIC_ONLY=1 prefix=/ \
-	DESTDIR="$out.tmp/tools/libbpf" install >"$tree/libbpf.log" 2>&1 \
-	|| { tail -30 "$tree/libbpf.log" >&2; die "libbpf build failed"; }
-make -s -C tools/bpf/bpftool -j"$(jobs)" >"$tree/bpftool.log" 2>&1 \
-	|| { tail -30 "$tree/bpftool.log" >&2; die "bpftool build failed"; }
-cp tools/bpf/bpftool/bpftool "$out.tmp/tools/bpftool"
+mkdir -p "$out.tmp/tools" "$out.tmp/headers" "$build/tools-out/libbpf" "$build/tools-out/bpftool"
+bpftool_make() { make -s -C "$src/tools/bpf/bpftool" -j"$(jobs)" OUTPUT="$build/tools-out/bpftool/" "$@"; }
+build_tools() {
+	make -s -C "$src/tools/lib/bpf" -j"$(jobs)" OUTPUT="$build/tools-out/libbpf/" \
+		BUILD_STATIC_ONLY=1 prefix=/ DESTDIR="$out.tmp/tools/libbpf" install \
+		>"$build/libbpf.log" 2>&1 || { tail -30 "$build/libbpf.log" >&2; log "libbpf build failed"; return 1; }
+	bpftool_make bootstrap >"$build/bpftool.log" 2>&1 \
+		|| { tail -30 "$build/bpftool.log" >&2; log "bpftool bootstrap build failed"; return 1; }
+}
+log "building tools/lib/bpf and bpftool's bootstrap from the patched tree (in the background)"
+build_tools &
+tools_pid=$!
+
+# Debug information is there for BTF (pahole reads the types from DWARF);
+# variable-location tracking only serves debuggers and costs a large share
+# of gcc's time with -g, so it is off (as CONFIG_DEBUG_INFO_REDUCED does,
+# which BTF cannot use because it also drops the types).
+kflags="-fno-var-tracking -fno-var-tracking-assignments"
+log "compiling bzImage ($(jobs) jobs, ccache $CCACHE_DIR, KCFLAGS=$kflags)"
+kmake -j"$(jobs)" CC="ccache gcc" KCFLAGS="$kflags" bzImage >"$build/build.log" 2>&1 \
+	|| { kill "$tools_pid" 2>/dev/null; tail -40 "$build/build.log" >&2; die "kernel build failed; log: $build/build.log"; }
+grep -E 'warning:' "$build/build.log" >&2 || true
+wait "$tools_pid" || die "libbpf or bpftool build failed (logs in $build)"
+bpftool_make VMLINUX_BTF="$build/vmlinux" >>"$build/bpftool.log" 2>&1 \
+	|| { tail -30 "$build/bpftool.log" >&2; die "bpftool build failed"; }
+kmake -s headers_install INSTALL_HDR_PATH="$out.tmp/headers" >&2
+cp "$build/tools-out/bpftool/bpftool" "$out.tmp/tools/bpftool"
 # Link the project statically against this libbpf: drop the shared objects.
 rm -f "$out.tmp"/tools/libbpf/lib*/libbpf.so*
 
@@ -120,7 +135,7 @@ cp arch/x86/boot/bzImage vmlinux System.map "$out.tmp/"
 cp .config "$out.tmp/config"
 objcopy -O binary --only-section=.BTF vmlinux "$out.tmp/vmlinux.btf"
 "$out.tmp/tools/bpftool" btf dump file vmlinux format c > "$out.tmp/vmlinux.h"
-make -s kernelrelease > "$out.tmp/release"
+kmake -s kernelrelease > "$out.tmp/release"
 readelf -n vmlinux | awk '/Build ID/ {print $3; exit}' > "$out.tmp/build-id"
 [[ -s "$out.tmp/build-id" ]] || die "vmlinux has no GNU build id"
 echo "$key" > "$out.tmp/key"

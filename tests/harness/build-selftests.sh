@@ -12,7 +12,7 @@
 # need the kernel options of tools/testing/selftests/bpf/config (IPv6,
 # netfilter, LSM, ... - progs/bpf_iter_tcp6.c is the first to fail against
 # the guest's BTF) and links bpf_testmod.ko. The guest kernel has neither.
-# So this script applies the series to a fresh tree, keeps, from progs/ and
+# So this script takes a hard-linked copy of the shared patched tree, keeps, from progs/ and
 # prog_tests/, the two files patch 0009 adds (plus progs/btf_data.c, which
 # the Makefile's resolve_btfids step reads), and runs the selftests Makefile
 # unchanged with the multi-object skeletons and the module extras turned off
@@ -44,12 +44,17 @@ if [[ -f "$out/.complete" ]]; then
 fi
 
 start=$SECONDS
+open_source_tree series	# sets SRC_TREE, shared lock until exit
 tree="$MEMCGD_CACHE/tree/selftests"
-log "selftests: building test_progs (memcg_ops) in $tree"
-unpack_kernel_tree "$tree"
+log "selftests: building test_progs (memcg_ops) in $tree (hard-linked from $SRC_TREE)"
+# A hard-linked copy of the shared, patched source tree: the selftests build
+# writes its objects into the tree and the test list is cut down below, so it
+# cannot run in the shared tree itself. Only new files are written (checked
+# after the build: the shared tree must still match its commits).
+rm -rf "$tree"
+cp -al "$SRC_TREE" "$tree"
+rm -rf "$tree/.git" "$tree/.memcgd-source-key"
 cd "$tree"
-export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
-git am -q --whitespace=error-all "${patches[@]}" >&2 || { git am --abort || true; die "git am failed"; }
 
 st=tools/testing/selftests/bpf
 [[ -f "$st/prog_tests/memcg_ops.c" && -f "$st/progs/memcg_ops.c" ]] \
@@ -69,7 +74,8 @@ rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
 cp "$st/test_progs" "$out.tmp/"
 cp "$st/prog_tests/tests.h" "$out.tmp/tests.h"
-git log --format='%h %s' -n "${#patches[@]}" > "$out.tmp/series"
+git -C "$SRC_TREE" log --format='%h %s' -n "${#patches[@]}" > "$out.tmp/series"
+git -C "$SRC_TREE" diff --quiet HEAD || die "the selftests build changed the shared source tree $SRC_TREE through a hard link"
 echo $((SECONDS - start)) > "$out.tmp/build-seconds"
 touch "$out.tmp/.complete"
 rm -rf "$out"

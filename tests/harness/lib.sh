@@ -57,6 +57,68 @@ unpack_kernel_tree() {
 	)
 }
 
+# The source trees: one extraction of the tarball per kind of source, shared
+# by every build of it. tree/src holds the pristine tarball with the series
+# applied (the default and debug kernels and the selftests build from it);
+# tree/src-pristine holds the tarball alone (the benchmark's baseline). The
+# path stays the same when the series changes, so that ccache
+# (CCACHE_BASEDIR=tree/) still hits for every file the change did not touch.
+
+# source_kind VARIANT: which source tree a kernel variant builds from.
+source_kind() {
+	[[ "$1" == pristine ]] && echo pristine || echo series
+}
+
+# source_key KIND: hash of what the tree holds (tarball version, patches).
+source_key() {
+	local -a inputs=()
+	[[ "$1" == pristine ]] || mapfile -t inputs < <(kernel_patches)
+	inputs+=("source=$(kernel_source_version)" "kind=$1")
+	hash_inputs "${inputs[@]}"
+}
+
+source_tree_dir() {	# source_tree_dir KIND
+	if [[ "$1" == pristine ]]; then
+		echo "$MEMCGD_CACHE/tree/src-pristine"
+	else
+		echo "$MEMCGD_CACHE/tree/src"
+	fi
+}
+
+# open_source_tree KIND: make sure the shared source tree of KIND is extracted
+# with the current series applied, and hold a shared lock on it (file
+# descriptor 8, until the calling script exits) so that no other build
+# re-extracts it underneath. Sets SRC_TREE. Re-extraction takes the lock
+# exclusively, so it waits for builds of an older series to finish.
+open_source_tree() {
+	local kind="$1" dir key start=$SECONDS
+	local -a patches=()
+	dir="$(source_tree_dir "$kind")"
+	key="$(source_key "$kind")"
+	mkdir -p "$MEMCGD_CACHE/tree"
+	exec 8>"$dir.lock"
+	flock -s 8
+	if [[ "$(cat "$dir/.memcgd-source-key" 2>/dev/null)" != "$key" ]]; then
+		flock -x 8	# wait until no build uses the old tree
+		if [[ "$(cat "$dir/.memcgd-source-key" 2>/dev/null)" != "$key" ]]; then
+			[[ "$kind" == pristine ]] || mapfile -t patches < <(kernel_patches)
+			log "source tree: extracting $(basename "$KERNEL_TARBALL") into $dir (${#patches[@]} patches)"
+			unpack_kernel_tree "$dir"
+			if ((${#patches[@]})); then
+				(
+					cd "$dir"
+					export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
+					git am -q --whitespace=error-all "${patches[@]}" >&2 || { git am --abort || true; exit 1; }
+				) || { rm -rf "$dir"; die "git am of kernel-patches/ failed"; }
+			fi
+			echo "$key" > "$dir/.memcgd-source-key"
+			log "source tree: ready in $((SECONDS - start)) s"
+		fi
+		flock -s 8	# back to shared: other builds of this series may start
+	fi
+	SRC_TREE="$dir"
+}
+
 # Kernel cache key for a variant (default, debug or pristine).
 kernel_key() {
 	local variant="$1"

@@ -121,25 +121,45 @@ kvm_works() {
 	# /dev/kvm can exist and a trivial guest can run while a real kernel hangs
 	# (as on the machines this was written on): boot KDIR's kernel without a
 	# root file system under KVM; a working KVM reaches the "VFS: Unable to
-	# mount root fs" panic in a second or two. The answer is cached per host
-	# boot.
-	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
-	local cache="$MEMCGD_CACHE/kvm-probe" boot_id answer probe_log
+	# mount root fs" panic in a second or two. The answer, and why, is cached
+	# per host boot and said in one line.
+	local cache="$MEMCGD_CACHE/kvm-probe" boot_id id answer why probe_log rc=0
+	if [[ ! -e /dev/kvm ]]; then
+		log "$label: KVM not usable here (no /dev/kvm): using TCG"
+		return 1
+	fi
+	if [[ ! -r /dev/kvm || ! -w /dev/kvm ]]; then
+		log "$label: KVM not usable here (/dev/kvm not readable and writable): using TCG"
+		return 1
+	fi
 	boot_id="$(cat /proc/sys/kernel/random/boot_id)"
-	if [[ -f "$cache" ]] && read -r id answer < "$cache" && [[ "$id" == "$boot_id" ]]; then
-		[[ "$answer" == yes ]]
-		return
+	if [[ -f "$cache" ]] && read -r id answer why < "$cache" && [[ "$id" == "$boot_id" ]]; then
+		[[ "$answer" == yes ]] && return 0
+		log "$label: KVM not usable here (${why:-probe failed}, probed once this host boot): using TCG"
+		return 1
 	fi
 	probe_log="$(mktemp)"
-	timeout 8 qemu-system-x86_64 -accel kvm -cpu host -machine q35 -m 256 -nodefaults \
+	# The group's stderr also takes bash's own "Aborted ..." report when
+	# QEMU dies of a signal, as it does where KVM is broken.
+	{ timeout 8 qemu-system-x86_64 -accel kvm -cpu host -machine q35 -m 256 -nodefaults \
 		-no-user-config -display none -nic none -no-reboot -serial "file:$probe_log" \
 		-kernel "$kdir/bzImage" -append "console=ttyS0 panic=-1 root=/dev/memcgd-kvm-probe" \
-		</dev/null >/dev/null 2>&1 || true
+		</dev/null >/dev/null 2>&1; } 2>/dev/null || rc=$?
 	answer=no
-	grep -q 'Kernel panic' "$probe_log" && answer=yes
+	if grep -q 'Kernel panic' "$probe_log"; then
+		answer=yes why=""
+	elif ((rc == 124)); then
+		why="a probe boot of the kernel under KVM did not get to its root mount in 8 s"
+	elif ((rc > 128)); then
+		why="QEMU died of signal $((rc - 128)) ($(kill -l $((rc - 128)) 2>/dev/null || echo '?')) starting a KVM guest"
+	else
+		why="QEMU exited with status $rc starting a KVM guest"
+	fi
 	rm -f "$probe_log"
-	echo "$boot_id $answer" > "$cache"
-	[[ "$answer" == yes ]]
+	echo "$boot_id $answer $why" > "$cache"
+	[[ "$answer" == yes ]] && return 0
+	log "$label: KVM not usable here ($why): using TCG"
+	return 1
 }
 if [[ "${MEMCGD_ACCEL:-auto}" == kvm ]] || { [[ "${MEMCGD_ACCEL:-auto}" == auto ]] && kvm_works; }; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
