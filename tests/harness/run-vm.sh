@@ -164,7 +164,7 @@ kvm_works() {
 if [[ "${MEMCGD_ACCEL:-auto}" == kvm ]] || { [[ "${MEMCGD_ACCEL:-auto}" == auto ]] && kvm_works; }; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
 else
-	accel=(-accel tcg,thread=multi -cpu max,vendor=GenuineIntel) accel_name=tcg
+	accel=(-accel tcg,thread=multi -cpu "${MEMCGD_TCG_CPU:-max,vendor=GenuineIntel}") accel_name=tcg
 fi
 
 cmdline=(root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 printk.time=1 panic=-1
