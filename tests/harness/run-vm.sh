@@ -3,7 +3,8 @@
 #
 # usage: run-vm.sh [options]
 #   --kernel KDIR        kernel from build-kernel.sh (default: the cached default
-#                        variant for the current kernel-patches/; env MEMCGD_KDIR)
+#                        variant for the current kernel-patches/, else the debug
+#                        one that scripts/test builds; env MEMCGD_KDIR)
 #   --payload DIR        meson install DESTDIR to lay over the base image; may be
 #                        repeated (default: $MEMCGD_CACHE/stage/release if present)
 #   --no-payload         boot without the project payload (harness files only)
@@ -72,8 +73,10 @@ need_root
 
 # --- inputs --------------------------------------------------------------
 if [[ -z "$kdir" ]]; then
+	# scripts/test builds the debug variant, scripts/demo the default one
 	kdir="$(kernel_dir default)"
-	[[ -f "$kdir/.complete" ]] || die "no kernel built for the current kernel-patches/ ($kdir): run tests/harness/build-kernel.sh (or pass --kernel KDIR)"
+	[[ -f "$kdir/.complete" ]] || kdir="$(kernel_dir debug)"
+	[[ -f "$kdir/.complete" ]] || die "no kernel built for the current kernel-patches/ (neither $(kernel_dir default) nor $kdir): run tests/harness/build-kernel.sh default|debug (or pass --kernel KDIR)"
 fi
 for f in bzImage release key build-id; do
 	[[ -s "$kdir/$f" ]] || die "$kdir/$f missing: --kernel wants a directory made by build-kernel.sh"
