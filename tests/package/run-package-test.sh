@@ -5,15 +5,18 @@
 # end-to-end suite runs against the installed files, the Kubernetes example policies run on
 # kubelet-named slices, and remove/purge must leave the file list as it was.
 #
-# usage: tests/package/run-package-test.sh [--debs DIR] [--run-dir DIR]
+# usage: tests/package/run-package-test.sh [--kernel KDIR] [--debs DIR] [--run-dir DIR]
+#   --kernel KDIR   boot (and build the packages against) this build-kernel.sh output directory
+#                   (default: `build-kernel.sh default`, built when missing)
 #   --debs DIR      use the .debs already in DIR (skip scripts/package)
 #   --run-dir DIR   where run-vm.sh writes its logs (default $MEMCGD_CACHE/runs/<time>-package)
 # Exits 0 only when every test of the boot passed (run-vm.sh's verdict).
 source "$(dirname "$0")/../../scripts/common.sh"
 
-debs="" run_dir=""
+debs="" run_dir="" kdir=""
 while (($#)); do
 	case "$1" in
+	--kernel) kdir="$2"; shift ;;
 	--debs) debs="$2"; shift ;;
 	--run-dir) run_dir="$2"; shift ;;
 	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -23,7 +26,13 @@ while (($#)); do
 done
 need_root
 
-build_kernel_and_image default || die "kernel or image build failed"
+if [[ -n "$kdir" ]]; then
+	[[ -f "$kdir/bzImage" ]] || die "--kernel $kdir: not a build-kernel.sh output directory"
+	KDIR="$(realpath "$kdir")"
+	"$HARNESS_DIR/build-image.sh" >/dev/null || die "image build failed"
+else
+	build_kernel_and_image default || die "kernel or image build failed"
+fi
 if [[ -z "$debs" ]]; then
 	debs="$("$SCRIPTS_DIR/package" --kernel "$KDIR" | tail -n 1)" || die "scripts/package failed"
 fi
