@@ -20,11 +20,12 @@ pkg_debs() {	# the two binary packages, or fail
 }
 
 # Every path on the root file system except what dpkg, apt and the running system change by
-# themselves: dpkg's and apt's databases and caches, logs, /var/tmp (the runner's and this
-# suite's work), and the virtual/volatile file systems (-xdev).
+# themselves: dpkg's and apt's databases and caches, logs, /tmp and /var/tmp (the tests'
+# scratch files, the runner's and this suite's work), and the virtual/volatile file systems
+# (-xdev).
 pkg_file_list() {
 	find / -xdev \( -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/cache \
-		-o -path /var/log -o -path /var/tmp -o -path /var/lib/systemd/random-seed \
+		-o -path /var/log -o -path /var/tmp -o -path /tmp -o -path /var/lib/systemd/random-seed \
 		-o -path /var/lib/systemd/timers \) -prune -o -print | LC_ALL=C sort
 }
 
@@ -42,4 +43,20 @@ pkg_installed() {	# pkg_installed PKG: dpkg says installed
 pkg_require_installed() {
 	pkg_installed memcgd && pkg_installed memcgd-tests ||
 		fail "memcgd and memcgd-tests are not installed (package/10-install failed?)"
+}
+
+# The image is built with dpkg path-exclude for /usr/share/{doc,man,...}: directories such as
+# /usr/share/man/man8 are in other packages' file lists but missing on disk. A normal system
+# has them, and dpkg rightly keeps them when memcgd is purged; create the ones the .debs use
+# before the file list is recorded, so the comparison is that of a normal system.
+pkg_restore_shared_dirs() {
+	local p
+	while read -r p; do
+		[[ -n "$p" && "$p" != / && ! -e "$p" ]] || continue
+		if grep -qxF -- "$p" /var/lib/dpkg/info/*.list; then
+			mkdir -p "$p"
+			log "created $p: listed by installed packages, missing because of path-exclude"
+		fi
+	done < <(for deb in $(pkg_debs); do dpkg-deb --fsys-tarfile "$deb" | tar -t; done |
+		sed -e 's|^\./|/|' -e 's|/$||' | LC_ALL=C sort -u)
 }
