@@ -32,7 +32,7 @@ pkg_file_list() {
 pkg_install() {	# apt-get install of the local .debs (no network: every dependency is in the image)
 	local debs
 	mapfile -t debs < <(pkg_debs)
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends --no-download \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		"${debs[@]}" || fail "apt-get install ${debs[*]} failed"
 }
 
@@ -59,4 +59,14 @@ pkg_restore_shared_dirs() {
 		fi
 	done < <(for deb in $(pkg_debs); do dpkg-deb --fsys-tarfile "$deb" | tar -t; done |
 		sed -e 's|^\./|/|' -e 's|/$||' | LC_ALL=C sort -u)
+}
+
+pkg_purge() {	# pkg_purge PKG...: apt-get purge of those dpkg still knows (a removed package
+		# without conffiles or postrm, like memcgd-tests, is forgotten at removal)
+	local p known=()
+	for p; do
+		dpkg-query -W "$p" >/dev/null 2>&1 && known+=("$p")
+	done
+	((${#known[@]})) || return 0
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q "${known[@]}" || fail "apt-get purge ${known[*]} failed"
 }
