@@ -98,3 +98,8 @@ payload_args() {	# payload_args: run-vm.sh options for the staged payload
 		echo "--no-payload"
 	fi
 }
+
+# The boot of the installed packages (tests/package/run-package-test.sh and
+# scripts/test): install the .debs, the e2e suite as memcgd-tests installed
+# it, the Kubernetes example policies, remove and purge.
+PACKAGE_TESTS='package/10-*,e2e/*,package/30-*,package/90-*'

@@ -1,9 +1,11 @@
 #!/bin/bash
 # The package test, as root on Debian 12: build the .debs (scripts/package), lay them into a
 # payload of their own (usr/lib/memcgd/debs/), and boot the guest WITHOUT the meson payload
-# with the VM suite "package" (tests/vm/package/): apt installs memcgd and memcgd-tests, the
-# end-to-end suite runs against the installed files, the Kubernetes example policies run on
-# kubelet-named slices, and remove/purge must leave the file list as it was.
+# with the VM suite "package" (tests/vm/package/) around the e2e suite ($PACKAGE_TESTS of
+# scripts/common.sh): apt installs memcgd and memcgd-tests, the end-to-end suite of
+# memcgd-tests runs against the installed files (the guest runner expands e2e/* only after
+# the install), the Kubernetes example policies run on kubelet-named slices, and
+# remove/purge must leave the file list as it was.
 #
 # usage: tests/package/run-package-test.sh [--kernel KDIR] [--debs DIR] [--run-dir DIR]
 #   --kernel KDIR   boot (and build the packages against) this build-kernel.sh output directory
@@ -49,5 +51,5 @@ done
 log "package test: payload $payload: $(cd "$payload/usr/lib/memcgd/debs" && echo *)"
 
 exec "$HARNESS_DIR/run-vm.sh" --label package --kernel "$KDIR" --no-payload --payload "$payload" \
-	--tests 'package/*' --verbose --cpus 2 --memory 2048 --swap 1G \
+	--tests "$PACKAGE_TESTS" --verbose --cpus 2 --memory 2048 --swap 1G \
 	${run_dir:+--run-dir "$run_dir"}
