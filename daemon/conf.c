@@ -261,3 +261,49 @@ int config_load_files(char *const *files, size_t n, struct memcgd_config *ret, s
 	}
 	return finish(ret, before, d);
 }
+
+static bool file_has_diag(const struct diag_list *d, size_t from, const char *file)
+{
+	for (size_t i = from; i < d->n; i++)
+		if (file && d->items[i].file && streq(d->items[i].file, file))
+			return true;
+	return false;
+}
+
+/* Removes the slices whose file has a diagnostic in d (from index `from` on). */
+static size_t drop_flagged(struct memcgd_config *c, const struct diag_list *d, size_t from)
+{
+	size_t w = 0, dropped = 0;
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		if (!c->slices[i].name || file_has_diag(d, from, c->slices[i].file)) {
+			slice_conf_done(&c->slices[i]);
+			dropped++;
+			continue;
+		}
+		c->slices[w++] = c->slices[i];
+	}
+	c->n_slices = w;
+	return dropped;
+}
+
+int config_load_skipping(const char *root, struct memcgd_config *ret, struct diag_list *d)
+{
+	size_t before = d->n;
+	int r = config_load(root, ret, d);
+
+	if (r != -EINVAL)
+		return r;
+	if (ret->daemon.file && file_has_diag(d, before, ret->daemon.file))
+		return -EINVAL; /* its defaults and [Daemon] settings apply to every slice */
+	drop_flagged(ret, d, before);
+	/* what is left may still conflict (too many slices): drop until it validates */
+	while (ret->n_slices) {
+		size_t mark = d->n;
+
+		config_validate(ret, d);
+		if (d->n == mark || drop_flagged(ret, d, mark) == 0)
+			break;
+	}
+	return 1;
+}

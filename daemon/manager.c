@@ -354,6 +354,15 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 		log_error("cannot write levels map: %s", strerror(-r));
 		return r;
 	}
+	/* write_levels started the generation's CPU activity empty: carry over every slice that
+	 * CPUUsage= keeps active, at its new level, so that the switch drops no throttling */
+	for (size_t i = 0; i < c->n_slices; i++) {
+		uint32_t k = (uint32_t)slot_of[i];
+		uint64_t until = policy_maps_cpu_active_until(&m->pm, k);
+
+		if (!fresh[i] && until > now_ns(CLOCK_MONOTONIC))
+			policy_maps_mark_cpu_active(&m->pm, gen, k, levels[i], until);
+	}
 	policy_maps_set_active_gen(&m->pm, gen);
 
 	/* the new policy is in force; now the bookkeeping */
@@ -409,41 +418,90 @@ static void notify_status(struct manager *m)
 		   m->dry_run ? "measured" : "attached", active, m->reload_error[0] ? "; last reload failed" : "");
 }
 
+/* [Daemon] DryRun= on reload. Enforcing -> dry run drops every link (the slices are measured
+ * only from then on); dry run -> enforcing needs the memcg_bpf_ops programs, which a dry run
+ * never loads, and the capabilities it dropped: that takes a restart, and the reload is refused
+ * saying so. Returns 0 or -EPERM with the reason in why. */
+static int reload_mode(struct manager *m, const struct memcgd_config *c, char *why, size_t len)
+{
+	bool dry = m->opt.dry_run || c->daemon.dry_run;
+
+	if (dry == m->dry_run)
+		return 0;
+	if (!dry && m->pm.dry_run) {
+		snprintf(why, len, "%s: DryRun=no needs a restart (memcgd started as a dry run, without "
+			 "the memcg_bpf_ops programs and their capabilities): systemctl restart memcgd",
+			 c->daemon.file ? c->daemon.file : "memcgd.conf");
+		return -EPERM;
+	}
+	if (dry) {
+		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+			if (m->rt[k].in_use && m->rt[k].link)
+				detach_slice(m, k, "not-running", "switching to a dry run");
+		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 1, "DryRun=yes: detached everything, measuring only");
+	} else {
+		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 0, "DryRun=no: enforcing again");
+	}
+	m->dry_run = dry;
+	return 0;
+}
+
+static void reload_refused(struct manager *m)
+{
+	log_transition(LOG_ERR, "reload-failed", NULL, 0, 0,
+		       "reload refused, previous policy (generation %" PRIu64 ") kept: %s", m->generation,
+		       m->reload_error);
+	/* no RELOADING=1/READY=1 pair: nothing was reloaded. The unit's ExecReload=memcgctl reload
+	 * reports the refusal to systemctl reload (memcgd(8), RELOADING). */
+	sd_notifyf(0, "STATUS=reload refused, previous policy kept: %.400s", m->reload_error);
+}
+
 static void reload(struct manager *m)
 {
 	struct memcgd_config c;
 	struct diag_list d = {};
 	int r;
 
-	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
-		   now_ns(CLOCK_MONOTONIC) / 1000);
-	m->state = "reloading";
+	m->reloads++;
+	/* everything is checked before anything changes: a refused reload changes nothing */
 	r = config_load(m->opt.root, &c, &d);
 	if (r < 0) {
 		log_diagnostics(&d, m->reload_error, sizeof(m->reload_error));
 		if (!d.n)
 			snprintf(m->reload_error, sizeof(m->reload_error), "%s", strerror(-r));
-		log_transition(LOG_ERR, "reload-failed", NULL, 0, d.n,
-			       "reload failed, previous policy (generation %" PRIu64 ") kept: %s", m->generation,
-			       m->reload_error);
-	} else {
-		r = apply_config(m, &c);
-		if (r < 0) {
-			snprintf(m->reload_error, sizeof(m->reload_error), "cannot apply: %s", strerror(-r));
-			log_error("reload: %s", m->reload_error);
-		} else {
-			m->reload_error[0] = '\0';
-			log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
-				       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
-				       m->config.n_slices);
-			resolve_all(m, RESOLVE_ALL);
-		}
+		reload_refused(m);
+		goto out;
 	}
-	memcgd_config_done(&c);
-	diag_list_clear(&d);
-	m->reloads++;
+	if (reload_mode(m, &c, m->reload_error, sizeof(m->reload_error)) < 0) {
+		log_error("%s", m->reload_error);
+		reload_refused(m);
+		goto out;
+	}
+
+	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
+		   now_ns(CLOCK_MONOTONIC) / 1000);
+	m->state = "reloading";
+	if (c.daemon.update_interval_usec != m->interval_usec) {
+		m->interval_usec = c.daemon.update_interval_usec;
+		sd_event_source_set_time_relative(m->tick_src, m->interval_usec);
+	}
+	r = apply_config(m, &c);
+	if (r < 0) {
+		snprintf(m->reload_error, sizeof(m->reload_error), "cannot apply: %s", strerror(-r));
+		log_error("reload: %s", m->reload_error);
+	} else {
+		m->reload_error[0] = '\0';
+		diag_list_clear(&m->skipped); /* this configuration is valid as a whole */
+		log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
+			       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
+			       m->config.n_slices);
+		resolve_all(m, RESOLVE_ALL);
+	}
 	m->state = "running";
 	sd_notify(0, "READY=1");
+out:
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
 	notify_status(m);
 }
 
@@ -525,7 +583,18 @@ static void write_state(struct manager *m)
 	}
 	s.slices = sl;
 	s.n_slices = n;
+	s.n_skipped = m->skipped.n < 64 ? m->skipped.n : 64;
+	s.skipped = s.n_skipped ? calloc(s.n_skipped, sizeof(*s.skipped)) : NULL;
+	if (!s.skipped)
+		s.n_skipped = 0;
+	for (size_t i = 0; i < s.n_skipped; i++)
+		s.skipped[i] = (struct config_problem){
+			.file = m->skipped.items[i].file,
+			.line = m->skipped.items[i].line,
+			.message = m->skipped.items[i].message,
+		};
 	r = state_write_file(m->opt.state_file, &s);
+	free(s.skipped);
 	if (r < 0)
 		log_warning("cannot write %s: %s", m->opt.state_file, strerror(-r));
 }
@@ -549,9 +618,14 @@ static void sample_cpu(struct manager *m, uint32_t gen, uint32_t slot, uint64_t 
 	}
 	if (rt->last_cpu_ns && now > rt->last_cpu_ns && usage >= rt->last_cpu_usec) {
 		rt->cpu_percent = (double)(usage - rt->last_cpu_usec) * 1e5 / (double)(now - rt->last_cpu_ns);
+		/* until the tick after next at least: with UpdateInterval= above Window= + Hold= the
+		 * activity would otherwise lapse between two measurements */
+		uint64_t span = st->window_usec + st->hold_usec;
+
+		if (span < 2 * m->interval_usec)
+			span = 2 * m->interval_usec;
 		if (rt->cpu_percent >= (double)st->cpu_usage_percent)
-			policy_maps_mark_cpu_active(&m->pm, gen, slot, rt->level,
-						    now + (st->window_usec + st->hold_usec) * 1000);
+			policy_maps_mark_cpu_active(&m->pm, gen, slot, rt->level, now + span * 1000);
 	}
 	rt->last_cpu_usec = usage;
 	rt->last_cpu_ns = now;
@@ -746,7 +820,16 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	m->state = "starting";
 	m->started_usec = now_ns(CLOCK_REALTIME) / 1000;
 
-	r = config_load(opt->root, &c, &d);
+	/* before anything slow (configuration, BPF load): a SIGHUP or SIGTERM that arrives early
+	 * waits for the event loop instead of killing the daemon by its default action */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -errno;
+
+	r = config_load_skipping(opt->root, &c, &d);
 	if (r < 0) {
 		char first[512] = "";
 
@@ -756,6 +839,17 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		memcgd_config_done(&c);
 		diag_list_clear(&d);
 		return r == -ENOMEM ? r : -EINVAL;
+	}
+	if (r > 0) {
+		char first[512] = "";
+
+		/* one bad drop-in does not stop the others (memcgd.d(5), "Invalid files") */
+		log_diagnostics(&d, first, sizeof(first));
+		log_transition(LOG_ERR, "skipped", NULL, 0, d.n,
+			       "left out invalid configuration (%zu problem%s), the other slices are managed: %s",
+			       d.n, d.n == 1 ? "" : "s", first);
+		m->skipped = d;
+		memset(&d, 0, sizeof(d));
 	}
 	diag_list_clear(&d);
 	m->dry_run = opt->dry_run || c.daemon.dry_run;
@@ -794,11 +888,6 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	r = sd_event_default(&m->event);
 	if (r < 0)
 		return r;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
 	if ((r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0 ||
 	    (r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
 	    (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0)
@@ -863,4 +952,5 @@ void manager_free(struct manager *m)
 	if (m->pm.skel)
 		policy_maps_close(&m->pm);
 	memcgd_config_done(&m->config);
+	diag_list_clear(&m->skipped);
 }

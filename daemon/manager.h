@@ -56,6 +56,7 @@ struct manager {
 	uint64_t generation;
 	uint64_t reloads;
 	char reload_error[512];
+	struct diag_list skipped;    /* files left out at start (config_load_skipping) */
 	const char *state;
 	uint64_t started_usec;
 	uint64_t interval_usec;

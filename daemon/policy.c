@@ -48,7 +48,10 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 	out->faults_per_window = per_window ? per_window : 1;
 	out->window_ns = st->window_usec * 1000;
 	out->hold_ns = st->hold_usec * 1000;
-	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY ? 0 : st->throttle_max_usec * 1000;
+	/* the parser bounds MaxContinuous= to a year; a larger value (never from a file) saturates
+	 * to "no guard" rather than wrapping to a few nanoseconds */
+	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY || st->throttle_max_usec > UINT64_MAX / 1000
+				       ? 0 : st->throttle_max_usec * 1000;
 	out->level = level;
 	out->protect = st->protect == PROTECT_MIN ? MEMCGD_PROTECT_MIN
 		     : st->protect == PROTECT_LOW ? MEMCGD_PROTECT_LOW : MEMCGD_PROTECT_NONE;

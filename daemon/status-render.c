@@ -119,6 +119,18 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 			s->n_slices == 1 ? "" : "s");
 	if (s->events_dropped)
 		fprintf(f, "%-9s %" PRIu64 " transition events lost (ring buffer full)\n", "Warning:", s->events_dropped);
+	for (size_t i = 0; i < s->n_skipped; i++) {
+		const struct config_problem *p = &s->skipped[i];
+
+		if (p->line)
+			fprintf(f, "%-9s %s:%u: %s\n", i ? "" : "Skipped:", p->file ? p->file : "?", p->line,
+				p->message ? p->message : "");
+		else
+			fprintf(f, "%-9s %s: %s\n", i ? "" : "Skipped:", p->file ? p->file : "?",
+				p->message ? p->message : "");
+	}
+	if (s->n_skipped)
+		fprintf(f, "%-9s the files above are not in force; the other slices are (memcgctl check)\n", "");
 
 	if (s->n_slices == 0) {
 		fprintf(f, "\nNo slices configured: add files to /etc/memcgd.d (see memcgd.d(5)).\n");
@@ -250,7 +262,18 @@ void status_render_json(FILE *f, const struct daemon_status *s, const char *slic
 		fputs("null", f);
 	fprintf(f, ",\"events_dropped\":%" PRIu64 ",\"libbpf\":", s->events_dropped);
 	json_string(f, s->libbpf);
-	fputs("},\"kernel\":{\"release\":", f);
+	fputs(",\"skipped\":[", f);
+	for (size_t i = 0; i < s->n_skipped; i++) {
+		fputs(i ? ",{\"file\":" : "{\"file\":", f);
+		json_string(f, s->skipped[i].file);
+		if (s->skipped[i].line)
+			fprintf(f, ",\"line\":%u,\"message\":", s->skipped[i].line);
+		else
+			fputs(",\"line\":null,\"message\":", f);
+		json_string(f, s->skipped[i].message);
+		fputc('}', f);
+	}
+	fputs("]},\"kernel\":{\"release\":", f);
 	json_string(f, s->kernel_release);
 	fprintf(f, ",\"supported\":%s,\"hooks\":[", s->kernel_supported ? "true" : "false");
 	h = s->hooks ? s->hooks : "";

@@ -5,6 +5,7 @@
 set -euo pipefail
 memcgctl=$1 examples=$2
 tmp=$(mktemp -d)
+umask 022 # files written below are not group-writable (memcgd.d(5), "Ownership and permissions")
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -20,6 +21,14 @@ printf '[Slice]\nName=web.slice\nPriority=high\n[Throttle]\nDelay=5s\n' >"$tmp/b
 if "$memcgctl" check "$tmp/bad.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted a broken file"; fi
 grep -q "^$tmp/bad.conf:3: Priority='high' is not a priority" "$tmp/err" || fail "no file:line for Priority: $(cat "$tmp/err")"
 grep -q "^$tmp/bad.conf:5: Delay='5s' is not a throttle delay" "$tmp/err" || fail "no file:line for Delay: $(cat "$tmp/err")"
+
+# StrictModes: a world-writable policy file is refused with a clear message
+printf '[Slice]\nName=web.slice\nPriority=5\n' >"$tmp/open.conf"
+chmod 0666 "$tmp/open.conf"
+if "$memcgctl" check "$tmp/open.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted a world-writable file"; fi
+grep -q "^$tmp/open.conf: refused: world-writable (mode 0666)" "$tmp/err" || fail "no StrictModes message: $(cat "$tmp/err")"
+chmod 0644 "$tmp/open.conf"
+"$memcgctl" check "$tmp/open.conf" >"$tmp/out" 2>&1 || fail "check refused a 0644 file: $(cat "$tmp/out")"
 
 # the directory search below --root, with masking
 mkdir -p "$tmp/root/etc/memcgd.d" "$tmp/root/usr/lib/memcgd.d"
