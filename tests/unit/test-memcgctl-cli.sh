@@ -84,8 +84,10 @@ fake_daemon() { # fake_daemon ERROR: a stand-in memcgd answering SIGHUP like the
 	# python, not bash: a shell cannot trap a signal that was ignored when it
 	# started (e.g. under nohup), python resets the disposition explicitly.
 	python3 - "$tmp/rstate" "$1" <<'PY' &
-import os, signal, sys, time
+import ctypes, os, signal, sys, time
 state, err = sys.argv[1], sys.argv[2]
+# memcgctl reload signals a process only if it is memcgd (its comm): PR_SET_NAME
+ctypes.CDLL(None).prctl(15, b"memcgd", 0, 0, 0)
 def write(reloads, generation, error=None):
     line = "daemon\tpid=%d\treloads=%d\tgeneration=%d" % (os.getpid(), reloads, generation)
     if error is not None:
@@ -109,8 +111,29 @@ rm -f "$tmp/rstate"
 fake_daemon "/etc/memcgd.d/x.conf:3: Mode='max' is not a protection mode"
 if "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then fail "failed reload reported success"; fi
 grep -q "reload failed, previous policy (generation 2) kept: /etc/memcgd.d/x.conf:3:" "$tmp/out" || fail "failed reload output: $(cat "$tmp/out")"
+# a user who is neither root nor memcgd's user may read the status but not reload
+if [[ $EUID == 0 ]] && command -v setpriv >/dev/null; then
+	chmod 755 "$tmp"
+	chmod 644 "$tmp/rstate"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$memcgctl" --state-file="$tmp/rstate" status >"$tmp/out" 2>&1 ||
+		fail "status as an unprivileged user: $(cat "$tmp/out")"
+	if setpriv --reuid=65534 --regid=65534 --clear-groups "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then
+		fail "reload by an unprivileged user succeeded"
+	fi
+	grep -q "permission denied: only root can reload memcgd" "$tmp/out" || fail "unprivileged reload message: $(cat "$tmp/out")"
+else
+	echo "SKIP: unprivileged reload check (needs root and setpriv)"
+fi
 kill "$fake_pid" 2>/dev/null || true
 wait "$fake_pid" 2>/dev/null || true
+# a pid that is not memcgd (pid reuse after a SIGKILL left the state file behind) gets no signal
+printf 'daemon\tpid=%d\treloads=0\n' $$ >"$tmp/rstate"
+set +e
+"$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "reload of a non-memcgd pid: exit $rc"
+grep -q "is '.*', not memcgd (a stale pid?)" "$tmp/out" || fail "stale pid message: $(cat "$tmp/out")"
 set +e
 "$memcgctl" --state-file="$tmp/none" reload >/dev/null 2>&1
 rc=$?
