@@ -39,6 +39,8 @@ volatile __u32 active_gen;
 volatile __u64 slice_of_epoch;
 /* transitions lost because the ring buffer was full */
 __u64 events_dropped;
+/* delays not applied because the cgroup is exempt (memcgd, PID 1, journald, dbus, logind) */
+__u64 exempt_skips;
 /*
  * Activity memcgd measures itself ([Activity] CPUUsage=): a slice that works on memory it
  * already has takes no page faults, so its fault rate says nothing. memcgd writes "active
@@ -76,6 +78,15 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } protect_suspended SEC(".maps");
+
+/* Never delayed, whatever the policy of the slice around them: memcgd itself and what systemd
+ * needs to stay responsive. Filled by memcgd; checked only when a delay would be returned. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MEMCGD_MAX_EXEMPT);
+	__type(key, __u64);   /* cgroup id */
+	__type(value, __u32); /* 1 */
+} exempt SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -422,6 +433,17 @@ unsigned int BPF_PROG(memcgd_get_high_delay_ms, struct mem_cgroup *memcg)
 		if (s->guard_tripped && __sync_val_compare_and_swap(&s->guard_tripped, 1, 0) == 1)
 			emit(MEMCGD_EV_GUARD_CLEARED, key, now, 0);
 		return 0;
+	}
+
+	/* a delay is due: not for memcgd itself nor the plumbing systemd needs (one lookup, paid
+	 * only here, not on the common path above) */
+	{
+		__u64 id = memcg->css.cgroup->kn->id;
+
+		if (bpf_map_lookup_elem(&exempt, &id)) {
+			__sync_fetch_and_add(&exempt_skips, 1);
+			return 0;
+		}
 	}
 
 	/* the guard: a slice throttled continuously for longer than its limit is let go until

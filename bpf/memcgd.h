@@ -14,6 +14,9 @@
  *   levels       array  generation -> struct memcgd_levels ("active until" per priority level)
  *   protect_suspended array slot -> __u32, written by memcgd only: 1 while the slice uses more
  *                       than its [Protect] MaxUsage=
+ *   exempt       hash   cgroup id -> 1 for the cgroups memcgd never delays, whatever the
+ *                       policy: its own, PID 1's (init.scope), systemd-journald's, dbus's,
+ *                       systemd-logind's (filled by memcgd; checked by get_high_delay_ms)
  *   events       ringbuf struct memcgd_event
  *   busy_faults  percpu array slot -> __u64: faults of a slice already marked active in the
  *                       current window, counted per CPU; memcgd adds them to slice_state's
@@ -33,6 +36,7 @@
 #define MEMCGD_MAX_CGROUPS 65536  /* entries of slice_of */
 #define MEMCGD_MAX_DEPTH 16       /* ancestor walk from a hook's memcg */
 #define MEMCGD_RINGBUF_BYTES (64 * 1024)
+#define MEMCGD_MAX_EXEMPT 64      /* entries of exempt */
 
 enum memcgd_protect_mode {
 	MEMCGD_PROTECT_NONE = 0,

@@ -141,6 +141,10 @@ void config_validate(const struct memcgd_config *c, struct diag_list *d)
 
 		if (!s->name)
 			continue;
+		if (streq(s->name, MEMCGD_OWN_SLICE))
+			diag_add(d, s->file, s->name_line,
+				 "%s is where memcgd itself runs (memcgd.service's Slice=): memcgd never "
+				 "throttles or deprioritises itself", s->name);
 		for (size_t j = 0; j < i; j++) {
 			const struct slice_conf *o = &c->slices[j];
 

@@ -12,6 +12,8 @@
 #define PRIORITY_MIN 0
 #define PRIORITY_MAX 1000
 #define SLICE_NAME_MAX 255
+/* memcgd.service's Slice=: memcgd never manages the slice it runs in */
+#define MEMCGD_OWN_SLICE "system-memcgd.slice"
 /* [Throttle] MaxContinuous= finite values: at most a year (memcgd.d(5)) */
 #define MAX_CONTINUOUS_USEC (UINT64_C(365) * 24 * 3600 * 1000000)
 

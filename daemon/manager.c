@@ -292,6 +292,32 @@ static void resolve_all(struct manager *m, enum resolve_scope scope)
 	}
 }
 
+/* ---- self-protection ---- */
+
+/* memcgd's own cgroup, PID 1's and those of journald, dbus and logind are never delayed,
+ * whatever the policy of the slice around them (bpf/memcgd.h, exempt). Their cgroups can change
+ * when those units restart: refreshed with the periodic re-check. */
+static void refresh_exempt(struct manager *m)
+{
+	struct exempt_set e;
+	int r;
+
+	exempt_collect(m->bus, m->opt.cgroup_root, &e);
+	r = policy_maps_set_exempt(&m->pm, e.ids, e.n);
+	if (r < 0)
+		log_error("cannot write the exempt map: %s", strerror(-r));
+	for (size_t i = 0; i < e.n; i++) {
+		bool known = false;
+
+		for (size_t j = 0; j < m->exempt.n; j++)
+			known |= m->exempt.ids[j] == e.ids[i];
+		if (!known)
+			log_info("%s: exempt, never delayed whatever the policy of its slice", e.paths[i]);
+	}
+	exempt_set_done(&m->exempt);
+	m->exempt = e;
+}
+
 /* ---- configuration ---- */
 
 static int apply_config(struct manager *m, struct memcgd_config *c)
@@ -541,6 +567,19 @@ static void write_state(struct manager *m)
 	s.hooks = m->ks.hook_names;
 	s.libbpf = (char *)libbpf_version_string();
 	s.events_dropped = policy_maps_events_dropped(&m->pm);
+	s.exempt_skips = policy_maps_exempt_skips(&m->pm);
+	{
+		size_t len = 0;
+
+		for (size_t i = 0; i < m->exempt.n; i++)
+			len += strlen(m->exempt.paths[i]) + 1;
+		s.exempt = calloc(1, len + 1);
+		for (size_t i = 0; s.exempt && i < m->exempt.n; i++) {
+			if (i)
+				strcat(s.exempt, " ");
+			strcat(s.exempt, m->exempt.paths[i]);
+		}
+	}
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		struct slice_rt *rt = &m->rt[k];
 		const struct slice_settings *st = &rt->conf.settings;
@@ -595,6 +634,7 @@ static void write_state(struct manager *m)
 		};
 	r = state_write_file(m->opt.state_file, &s);
 	free(s.skipped);
+	free(s.exempt);
 	if (r < 0)
 		log_warning("cannot write %s: %s", m->opt.state_file, strerror(-r));
 }
@@ -764,7 +804,9 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	ring_buffer__consume(m->pm.events);
 	/* unresolved slices every tick (the 1 s attach bound even without bus signals), all of
 	 * them every 10 ticks (to notice slices that stopped while signals were missed) */
-	resolve_all(m, ++n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
+	if (++n % 10 == 0)
+		refresh_exempt(m);
+	resolve_all(m, n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
 	sample(m);
 	write_state(m);
 	notify_status(m);
@@ -912,6 +954,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 			log_warning("cannot connect to systemd's bus (%s): finding slices by their cgroup "
 				    "paths instead", strerror(-r));
 	}
+	refresh_exempt(m);
 	resolve_all(m, RESOLVE_ALL);
 
 	/* everything privileged is done except creating links for slices that start later */
@@ -953,4 +996,5 @@ void manager_free(struct manager *m)
 		policy_maps_close(&m->pm);
 	memcgd_config_done(&m->config);
 	diag_list_clear(&m->skipped);
+	exempt_set_done(&m->exempt);
 }

@@ -8,6 +8,7 @@
 #include <systemd/sd-event.h>
 
 #include "conf.h"
+#include "exempt.h"
 #include "kernel-probe.h"
 #include "policy-maps.h"
 
@@ -57,6 +58,7 @@ struct manager {
 	uint64_t reloads;
 	char reload_error[512];
 	struct diag_list skipped;    /* files left out at start (config_load_skipping) */
+	struct exempt_set exempt;    /* cgroups never delayed (self-protection) */
 	const char *state;
 	uint64_t started_usec;
 	uint64_t interval_usec;

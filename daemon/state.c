@@ -33,6 +33,7 @@ void daemon_status_done(struct daemon_status *s)
 	free(s->kernel_release);
 	free(s->hooks);
 	free(s->libbpf);
+	free(s->exempt);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -78,6 +79,8 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_str(f, "hooks", s->hooks);
 	put_str(f, "libbpf", s->libbpf);
 	put_u64(f, "events_dropped", s->events_dropped);
+	put_str(f, "exempt", s->exempt);
+	put_u64(f, "exempt_skips", s->exempt_skips);
 	fputc('\n', f);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
@@ -204,6 +207,10 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		return set_str(&s->libbpf, v);
 	else if (streq(k, "events_dropped"))
 		s->events_dropped = u64(v);
+	else if (streq(k, "exempt"))
+		return set_str(&s->exempt, v);
+	else if (streq(k, "exempt_skips"))
+		s->exempt_skips = u64(v);
 	return 0;
 }
 

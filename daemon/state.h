@@ -75,6 +75,8 @@ struct daemon_status {
 	char *hooks;         /* memcg_bpf_ops hooks of the running kernel, space separated */
 	char *libbpf;
 	uint64_t events_dropped;
+	char *exempt;        /* cgroups never delayed (self-protection), space separated */
+	uint64_t exempt_skips; /* delays not applied to them */
 	struct slice_status *slices;
 	size_t n_slices;
 	struct config_problem *skipped; /* files left out of the configuration in force */

@@ -119,6 +119,9 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 			s->n_slices == 1 ? "" : "s");
 	if (s->events_dropped)
 		fprintf(f, "%-9s %" PRIu64 " transition events lost (ring buffer full)\n", "Warning:", s->events_dropped);
+	if (s->exempt && s->exempt[0])
+		fprintf(f, "%-9s never delayed: %s (%" PRIu64 " delays skipped)\n", "Exempt:", s->exempt,
+			s->exempt_skips);
 	for (size_t i = 0; i < s->n_skipped; i++) {
 		const struct config_problem *p = &s->skipped[i];
 
@@ -262,6 +265,21 @@ void status_render_json(FILE *f, const struct daemon_status *s, const char *slic
 		fputs("null", f);
 	fprintf(f, ",\"events_dropped\":%" PRIu64 ",\"libbpf\":", s->events_dropped);
 	json_string(f, s->libbpf);
+	fputs(",\"exempt\":[", f);
+	for (const char *e = s->exempt ? s->exempt : "", *sep = ""; *e; sep = ",") {
+		size_t n = strcspn(e, " ");
+		char path[512];
+
+		if (n && n < sizeof(path)) {
+			memcpy(path, e, n);
+			path[n] = '\0';
+			fputs(sep, f);
+			json_string(f, path);
+		}
+		e += n;
+		e += strspn(e, " ");
+	}
+	fprintf(f, "],\"exempt_skips\":%" PRIu64, s->exempt_skips);
 	fputs(",\"skipped\":[", f);
 	for (size_t i = 0; i < s->n_skipped; i++) {
 		fputs(i ? ",{\"file\":" : "{\"file\":", f);

@@ -89,6 +89,7 @@ static void setup(void)
 	SHIM_MAP(levels, 0);
 	SHIM_MAP(fault_cache, 0);
 	SHIM_MAP(busy_faults, 0);
+	SHIM_MAP(exempt, 1);
 	shim_register(&events, 0, 4, 4, 1);
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
@@ -282,6 +283,33 @@ static void test_throttle_and_guard(void)
 	CHECK(!memcgd_below_min(&mc_high));
 }
 
+/* issue 17: an exempt cgroup (memcgd, PID 1, journald, dbus, logind) inside a slice that is
+ * being throttled is never delayed; its neighbours still are */
+static void test_exempt(void)
+{
+	static struct kernfs_node kn_low_memcgd = { .parent = &kn_low, .id = 201 };
+	static struct kernfs_node kn_low_svc = { .parent = &kn_low, .id = 202 };
+	static struct cgroup cg_low_memcgd = { &kn_low_memcgd }, cg_low_svc = { &kn_low_svc };
+	static struct mem_cgroup mc_low_memcgd = { { &cg_low_memcgd } }, mc_low_svc = { { &cg_low_svc } };
+	__u64 id = kn_low_memcgd.id, skips = exempt_skips;
+	__u32 one = 1;
+
+	fault(kn_high.id, PGFAULT, 200); /* high active: low is throttled */
+	CHECK(memcgd_get_high_delay_ms(&mc_low_svc) == 100);
+	CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 100); /* not exempt yet */
+	bpf_map_update_elem(&exempt, &id, &one, BPF_ANY);
+	for (int i = 0; i < 10; i++) {
+		shim_now_ns += 10 * MS;
+		CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 0);
+		CHECK(memcgd_get_high_delay_ms(&mc_low_svc) == 100);
+	}
+	CHECK(exempt_skips == skips + 10);
+	bpf_map_delete_elem(&exempt, &id);
+	CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 100);
+	shim_now_ns += 10 * SEC_NS; /* let high expire for the tests that follow */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+}
+
 /* [Activity] CPUUsage=: memcgd marks a busy slice active through .bss without any fault */
 static void test_cpu_activity(void)
 {
@@ -405,5 +433,6 @@ int main(void)
 	test_resolve_and_hooks();
 	test_generation_switch();
 	test_generation_remarks();
+	test_exempt();
 	return test_summary("test-bpf-logic");
 }

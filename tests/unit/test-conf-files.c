@@ -281,6 +281,24 @@ static void test_skipping(void)
 	diag_list_clear(&d);
 	file_mode("/etc/memcgd.d", 0755);
 
+	/* self-protection: a policy on memcgd's own slice is refused, naming file:line */
+	write_file("/etc/memcgd.d/67-self.conf", "[Slice]\nName=system-memcgd.slice\nPriority=1\n");
+	CHECK(config_load_skipping(root, &c, &d) == 1);
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < d.n; i++) {
+			diag_format(&d.items[i], buf, sizeof(buf));
+			found |= strstr(buf, "67-self.conf:2: system-memcgd.slice is where memcgd itself runs") != NULL;
+		}
+		CHECK(found);
+		for (size_t i = 0; i < c.n_slices; i++)
+			CHECK(strcmp(c.slices[i].name, "system-memcgd.slice") != 0);
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	remove(strcat(strcpy((char[512]){ 0 }, root), "/etc/memcgd.d/67-self.conf"));
+
 	/* memcgd.conf invalid: its defaults apply to every slice, memcgd does not start */
 	write_file("/etc/memcgd.conf", "[Daemon]\nDryRun=perhaps\n");
 	CHECK(config_load_skipping(root, &c, &d) == -EINVAL);

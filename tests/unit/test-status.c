@@ -122,6 +122,8 @@ static void make_status(struct daemon_status *s)
 		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true, .cpu_percent = -1,
 		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1,
 	};
+	s->exempt = strdup("/system.slice/system-memcgd.slice/memcgd.service /init.scope");
+	s->exempt_skips = 12;
 	s->n_skipped = 2;
 	s->skipped = calloc(2, sizeof(*s->skipped));
 	s->skipped[0] = (struct config_problem){ .file = strdup("/etc/memcgd.d/60-bad.conf"), .line = 5,
@@ -186,6 +188,8 @@ static void test_roundtrip(void)
 		CHECK_STREQ(b.skipped[0].message, "Mode='maximum' is not a protection mode");
 		CHECK(b.skipped[1].line == 0);
 	}
+	CHECK_STREQ(b.exempt, a.exempt);
+	CHECK(b.exempt_skips == 12);
 	daemon_status_done(&a);
 	daemon_status_done(&b);
 	free(buf);
@@ -233,6 +237,8 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "  Throttle:     100ms per charge while a higher priority is active, guard after 5min\n");
 	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
 	CHECK_CONTAINS(out, "  Protect:      none while active, up to 1G\n");
+	CHECK_CONTAINS(out, "\nExempt:   never delayed: /system.slice/system-memcgd.slice/memcgd.service /init.scope "
+			    "(12 delays skipped)\n");
 	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
 			    "          /etc/memcgd.d/70-open.conf: refused: world-writable (mode 0666)\n");
 	free(out);
@@ -272,6 +278,8 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"config_file\":\"/etc/memcgd.d/10-low \\\"batch\\\".conf\"");
 	CHECK_CONTAINS(out, "\"max_usage\":null");
 	CHECK_CONTAINS(out, "\"max_usage\":1073741824,\"throttle_delay_ms\":100,\"max_continuous_usec\":300000000");
+	CHECK_CONTAINS(out, "\"exempt\":[\"/system.slice/system-memcgd.slice/memcgd.service\",\"/init.scope\"],"
+			    "\"exempt_skips\":12,");
 	CHECK_CONTAINS(out, "\"skipped\":[{\"file\":\"/etc/memcgd.d/60-bad.conf\",\"line\":5,\"message\":"
 			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
 			    "\"line\":null,");
