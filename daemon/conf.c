@@ -16,7 +16,7 @@ void slice_settings_init(struct slice_settings *s)
 		.window_usec = USEC_PER_SEC,
 		.hold_usec = 2 * USEC_PER_SEC,
 		.protect = PROTECT_LOW,
-		.protect_max_usage = SIZE_INFINITY,
+		.protect_max_usage = MAX_USAGE_DEFAULT,
 		.throttle_delay_usec = 100 * USEC_PER_MSEC,
 		.throttle_max_usec = 300 * USEC_PER_SEC,
 	};

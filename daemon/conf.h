@@ -12,6 +12,9 @@
 #define PRIORITY_MIN 0
 #define PRIORITY_MAX 1000
 #define SLICE_NAME_MAX 255
+/* [Protect] MaxUsage= when not set: a share of the machine's memory (memcgd.d(5)) */
+#define MAX_USAGE_DEFAULT 0
+#define MAX_USAGE_DEFAULT_PERCENT 50
 /* memcgd.service's Slice=: memcgd never manages the slice it runs in */
 #define MEMCGD_OWN_SLICE "system-memcgd.slice"
 /* [Throttle] MaxContinuous= finite values: at most a year (memcgd.d(5)) */
@@ -30,7 +33,8 @@ struct slice_settings {
 	uint64_t hold_usec;              /* [Activity] Hold= */
 	uint64_t cpu_usage_percent;      /* [Activity] CPUUsage=, % of one CPU, 0 = not measured */
 	enum protect_mode protect;       /* [Protect] Mode= */
-	uint64_t protect_max_usage;      /* [Protect] MaxUsage=, bytes, SIZE_INFINITY */
+	uint64_t protect_max_usage;      /* [Protect] MaxUsage=, bytes, SIZE_INFINITY = no ceiling,
+					  * MAX_USAGE_DEFAULT = MAX_USAGE_DEFAULT_PERCENT of RAM */
 	uint64_t throttle_delay_usec;    /* [Throttle] Delay=, whole ms, 0 = never */
 	uint64_t throttle_max_usec;      /* [Throttle] MaxContinuous=, USEC_INFINITY = no guard */
 };

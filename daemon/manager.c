@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 
@@ -110,6 +111,7 @@ static void detach_slice(struct manager *m, uint32_t slot, const char *attach, c
 			       "%s: detached from %s (%s); the kernel's own memory.low/min rules apply there again",
 			       rt->conf.name, rt->cgroup ? rt->cgroup : "?", why);
 	}
+	policy_maps_set_slice_root(&m->pm, slot, 0);
 	policy_maps_purge_slot(&m->pm, slot);
 	free(rt->cgroup);
 	rt->cgroup = NULL;
@@ -163,6 +165,7 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 		return;
 	}
 	set_attach(rt, "attached", "");
+	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
 	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
 		       "%s: attached to %s (cgroup id %" PRIu64 "), priority %ld", rt->conf.name, rt->cgroup,
 		       rt->cgroup_id, rt->conf.priority);
@@ -356,6 +359,8 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 	gen = policy_maps_active_gen(&m->pm) ^ 1;
 	for (size_t i = 0; i < c->n_slices; i++) {
 		uint32_t k = (uint32_t)slot_of[i];
+
+		c->slices[i].settings.protect_max_usage = policy_max_usage(&c->slices[i].settings, m->ram_bytes);
 
 		if (fresh[i]) {
 			policy_maps_reset_state(&m->pm, k);
@@ -617,6 +622,7 @@ static void write_state(struct manager *m)
 			.throttle_decisions = rt->st.throttle_decisions,
 			.throttle_ms = rt->st.throttle_ms,
 			.guard_trips = rt->st.guard_trips,
+			.ceiling_refusals = rt->st.ceiling_refusals,
 		};
 		n++;
 	}
@@ -861,6 +867,11 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	m->opt = *opt;
 	m->state = "starting";
 	m->started_usec = now_ns(CLOCK_REALTIME) / 1000;
+	{
+		struct sysinfo si;
+
+		m->ram_bytes = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
+	}
 
 	/* before anything slow (configuration, BPF load): a SIGHUP or SIGTERM that arrives early
 	 * waits for the event loop instead of killing the daemon by its default action */

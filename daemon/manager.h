@@ -62,6 +62,7 @@ struct manager {
 	const char *state;
 	uint64_t started_usec;
 	uint64_t interval_usec;
+	uint64_t ram_bytes;          /* MemTotal: the default MaxUsage= is a share of it */
 };
 
 int manager_start(struct manager *m, const struct manager_options *opt);

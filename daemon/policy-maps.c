@@ -382,3 +382,8 @@ uint64_t policy_maps_exempt_skips(const struct policy_maps *pm)
 {
 	return __atomic_load_n(&pm->skel->bss->exempt_skips, __ATOMIC_RELAXED);
 }
+
+int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id)
+{
+	return update(pm->skel->maps.slice_root, &slot, &cgroup_id);
+}

@@ -66,3 +66,5 @@ struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *
 int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n);
 /* Delays not applied because the cgroup was exempt, since load. */
 uint64_t policy_maps_exempt_skips(const struct policy_maps *pm);
+/* The slice's own cgroup (0 when detached), where below_low/below_min read its usage. */
+int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id);

@@ -116,6 +116,7 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_u64(f, "throttle_decisions", sl->throttle_decisions);
 		put_u64(f, "throttle_ms", sl->throttle_ms);
 		put_u64(f, "guard_trips", sl->guard_trips);
+		put_u64(f, "ceiling_refusals", sl->ceiling_refusals);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < s->n_skipped; i++) {
@@ -235,6 +236,7 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		{ "throttle_decisions", offsetof(struct slice_status, throttle_decisions) },
 		{ "throttle_ms", offsetof(struct slice_status, throttle_ms) },
 		{ "guard_trips", offsetof(struct slice_status, guard_trips) },
+		{ "ceiling_refusals", offsetof(struct slice_status, ceiling_refusals) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)

@@ -48,6 +48,7 @@ struct slice_status {
 	uint64_t throttle_decisions;
 	uint64_t throttle_ms;
 	uint64_t guard_trips;
+	uint64_t ceiling_refusals;     /* protection refused in the hook: above MaxUsage= */
 	/* memory.* files, read by memcgctl at display time */
 	bool have_memory;
 	uint64_t memory_current, memory_min, memory_low, memory_high; /* UINT64_MAX = max */

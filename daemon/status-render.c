@@ -84,6 +84,9 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 		"%" PRIu64 " guard trips%s\n", "Decisions:", sl->protect_decisions, sl->throttle_decisions,
 		format_duration(b, sizeof(b), sl->throttle_ms * USEC_PER_MSEC), sl->guard_trips,
 		sl->guard_tripped ? " (guard holding now)" : "");
+	if (sl->ceiling_refusals || sl->protect_suspended)
+		fprintf(f, "  %-13s %" PRIu64 " protections refused above MaxUsage=%s\n", "Ceiling:",
+			sl->ceiling_refusals, sl->protect_suspended ? "; over it now: not protected until it shrinks" : "");
 	if (sl->have_memory)
 		fprintf(f, "  %-13s current %s, min %s, low %s, high %s\n", "Memory:",
 			fmt_mem(a, sizeof(a), sl->memory_current), fmt_mem(b, sizeof(b), sl->memory_min),
@@ -228,8 +231,9 @@ static void json_slice(FILE *f, const struct slice_status *sl)
 		sl->protect_suspended ? "true" : "false");
 	fprintf(f, ",\"counters\":{\"faults\":%" PRIu64 ",\"activations\":%" PRIu64 ",\"active_usec\":%" PRIu64
 		",\"protect_decisions\":%" PRIu64 ",\"throttle_decisions\":%" PRIu64 ",\"throttle_ms\":%" PRIu64
-		",\"guard_trips\":%" PRIu64 "}", sl->faults, sl->activations, sl->active_usec, sl->protect_decisions,
-		sl->throttle_decisions, sl->throttle_ms, sl->guard_trips);
+		",\"guard_trips\":%" PRIu64 ",\"ceiling_refusals\":%" PRIu64 "}", sl->faults, sl->activations,
+		sl->active_usec, sl->protect_decisions, sl->throttle_decisions, sl->throttle_ms, sl->guard_trips,
+		sl->ceiling_refusals);
 	fputs(",\"memory\":", f);
 	if (sl->have_memory) {
 		fputs("{\"current\":", f);

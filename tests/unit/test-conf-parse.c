@@ -94,7 +94,7 @@ static void test_defaults(void)
 	CHECK(res.slice.settings.fault_rate == def.fault_rate);
 	CHECK(res.slice.settings.window_usec == USEC_PER_SEC);
 	CHECK(res.slice.settings.protect == PROTECT_LOW);
-	CHECK(res.slice.settings.protect_max_usage == SIZE_INFINITY);
+	CHECK(res.slice.settings.protect_max_usage == MAX_USAGE_DEFAULT); /* the share of RAM, resolved by memcgd */
 	CHECK(res.slice.settings.throttle_delay_usec == 100000);
 	CHECK(res.slice.settings.throttle_max_usec == 300 * USEC_PER_SEC);
 	done(&res);

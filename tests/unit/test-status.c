@@ -120,7 +120,8 @@ static void make_status(struct daemon_status *s)
 		.attach = strdup("not-running"), .reason = strdup("slice not started\tyet"), .protect = strdup("none"),
 		.fault_rate_threshold = 500, .window_usec = 500000, .hold_usec = 0, .delay_ms = 100,
 		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true, .cpu_percent = -1,
-		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1,
+		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1, .ceiling_refusals = 7,
+		.protect_suspended = true,
 	};
 	s->exempt = strdup("/system.slice/system-memcgd.slice/memcgd.service /init.scope");
 	s->exempt_skips = 12;
@@ -237,6 +238,7 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "  Throttle:     100ms per charge while a higher priority is active, guard after 5min\n");
 	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
 	CHECK_CONTAINS(out, "  Protect:      none while active, up to 1G\n");
+	CHECK_CONTAINS(out, "  Ceiling:      7 protections refused above MaxUsage=; over it now: not protected until it shrinks\n");
 	CHECK_CONTAINS(out, "\nExempt:   never delayed: /system.slice/system-memcgd.slice/memcgd.service /init.scope "
 			    "(12 delays skipped)\n");
 	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
@@ -283,7 +285,7 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"skipped\":[{\"file\":\"/etc/memcgd.d/60-bad.conf\",\"line\":5,\"message\":"
 			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
 			    "\"line\":null,");
-	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1}");
+	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1,\"ceiling_refusals\":7}");
 	free(out);
 
 	out = render(status_render_json, &s, "low-batch.slice");
