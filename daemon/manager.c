@@ -34,6 +34,12 @@ static void set_attach(struct slice_rt *rt, const char *attach, const char *reas
 	snprintf(rt->reason, sizeof(rt->reason), "%.250s", reason ? reason : "");
 }
 
+/* 1 s, 2 s, 4 s ... at most 1 min after the n-th failure in a row */
+static uint64_t backoff_usec(unsigned n)
+{
+	return n == 0 ? 0 : n > 6 ? 60 * USEC_PER_SEC : (USEC_PER_SEC << (n - 1));
+}
+
 static void schedule_resolve(struct manager *m)
 {
 	if (m->resolve_src)
@@ -157,7 +163,10 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 	if (!rt->link) {
 		const char *why = attach_error_reason(r, buf, sizeof(buf));
 
-		/* retried every tick; logged when the reason changes */
+		/* retried with a backoff (or when systemd signals a change); logged when the reason
+		 * changes */
+		rt->attach_failures++;
+		rt->retry_at_usec = now_ns(CLOCK_MONOTONIC) / 1000 + backoff_usec(rt->attach_failures);
 		if (!streq(rt->attach, "failed") || strcmp(rt->reason, why) != 0)
 			log_transition(LOG_ERR, "attach-failed", rt->conf.name, rt->conf.priority, (uint64_t)-r,
 				       "%s: cannot attach memcg_bpf_ops to %s: %s", rt->conf.name, rt->cgroup, why);
@@ -165,6 +174,7 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 		return;
 	}
 	set_attach(rt, "attached", "");
+	rt->attach_failures = 0;
 	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
 	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
 		       "%s: attached to %s (cgroup id %" PRIu64 "), priority %ld", rt->conf.name, rt->cgroup,
@@ -235,9 +245,28 @@ enum resolve_scope {
 	RESOLVE_ALL,       /* every slice asks systemd (start, reload) */
 };
 
+/* Whether a slice is looked at in this round. With a bus, a slice that is not running costs no
+ * bus call until systemd signals a change to it (dirty) or the periodic re-check; a failed
+ * attach is retried with a backoff. */
+static bool resolve_due(struct manager *m, const struct slice_rt *rt, enum resolve_scope scope, uint64_t now)
+{
+	if (rt->dirty || scope == RESOLVE_ALL)
+		return true;
+	if (streq(rt->attach, "failed"))
+		return now >= rt->retry_at_usec;
+	if (scope == RESOLVE_CHECK)
+		return true;
+	/* without a bus the naming rule is one stat() */
+	return !rt->cgroup && !(m->bus && sd_bus_is_open(m->bus) > 0);
+}
+
+static void bus_lost(struct manager *m, const char *why);
+
 /* Finds every managed slice's cgroup and (de)attaches; parents before children. */
 static void resolve_all(struct manager *m, enum resolve_scope scope)
 {
+	uint64_t now = now_ns(CLOCK_MONOTONIC) / 1000;
+
 	for (int depth = 0; depth <= SLICE_NAME_MAX; depth++) {
 		bool any_deeper = false;
 
@@ -252,8 +281,7 @@ static void resolve_all(struct manager *m, enum resolve_scope scope)
 			d = depth_of(rt->conf.name);
 			if (d > depth)
 				any_deeper = true;
-			if (d != depth ||
-			    !(scope != RESOLVE_PENDING || rt->dirty || !rt->cgroup || streq(rt->attach, "failed")))
+			if (d != depth || !resolve_due(m, rt, scope, now))
 				continue;
 			if (scope == RESOLVE_CHECK && !rt->dirty && still_in_place(m, rt)) {
 				if (m->dry_run)
@@ -261,10 +289,13 @@ static void resolve_all(struct manager *m, enum resolve_scope scope)
 				continue;
 			}
 			rt->dirty = false;
-			if (m->bus) {
+			if (m->bus && sd_bus_is_open(m->bus) > 0) {
 				r = bus_slice_cgroup(m->bus, rt->conf.name, &cgroup, reason, sizeof(reason));
 				if (r < 0) {
 					log_warning("%s: %s", rt->conf.name, reason);
+					rt->dirty = true; /* ask again */
+					if (r == -ECONNRESET || r == -ENOTCONN || r == -EPIPE || sd_bus_is_open(m->bus) <= 0)
+						bus_lost(m, reason);
 					continue; /* keep what we have */
 				}
 			} else {
@@ -802,12 +833,71 @@ static int on_events_fd(sd_event_source *s, int fd, uint32_t revents, void *user
 	return 0;
 }
 
+/* ---- the bus: reconnect with a backoff ---- */
+
+static void on_unit_changed(const char *unit, void *userdata);
+
+static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+	int r;
+
+	if (m->bus) {
+		sd_bus_flush_close_unref(m->bus);
+		m->bus = NULL;
+	}
+	r = bus_connect(m->event, on_unit_changed, m, &m->bus);
+	if (r < 0) {
+		m->bus_failures++;
+		log_warning("cannot connect to systemd's bus (%s), attempt %u; next in %" PRIu64 " s, finding slices "
+			    "by their cgroup paths meanwhile", strerror(-r), m->bus_failures,
+			    backoff_usec(m->bus_failures) / USEC_PER_SEC);
+		sd_event_source_set_time_relative(s, backoff_usec(m->bus_failures));
+		sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+		return 0;
+	}
+	log_transition(LOG_NOTICE, "bus-connected", NULL, 0, m->bus_failures,
+		       "connected to the system bus again after %u attempt%s", m->bus_failures,
+		       m->bus_failures == 1 ? "" : "s");
+	m->bus_failures = 0;
+	/* signals may have been missed meanwhile */
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (m->rt[k].in_use)
+			m->rt[k].dirty = true;
+	schedule_resolve(m);
+	return 0;
+}
+
+/* The bus connection broke: slices are found by their paths until a reconnect succeeds. */
+static void bus_lost(struct manager *m, const char *why)
+{
+	int enabled = SD_EVENT_OFF;
+
+	if (m->reconnect_src)
+		(void)sd_event_source_get_enabled(m->reconnect_src, &enabled);
+	if (!m->opt.use_bus || enabled != SD_EVENT_OFF)
+		return;
+	log_transition(LOG_WARNING, "bus-lost", NULL, 0, 0, "lost the system bus (%s): reconnecting", why);
+	m->bus_failures = 1;
+	if (!m->reconnect_src &&
+	    sd_event_add_time_relative(m->event, &m->reconnect_src, CLOCK_MONOTONIC, backoff_usec(1), 0,
+				       on_reconnect, m) < 0)
+		return;
+	sd_event_source_set_time_relative(m->reconnect_src, backoff_usec(1));
+	sd_event_source_set_enabled(m->reconnect_src, SD_EVENT_ONESHOT);
+	/* the dead connection is dropped by on_reconnect, outside its own dispatch */
+	if (m->bus)
+		sd_bus_close(m->bus);
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct manager *m = userdata;
 	static unsigned n;
 
 	ring_buffer__consume(m->pm.events);
+	if (m->bus && sd_bus_is_open(m->bus) <= 0)
+		bus_lost(m, "connection closed");
 	/* unresolved slices every tick (the 1 s attach bound even without bus signals), all of
 	 * them every 10 ticks (to notice slices that stopped while signals were missed) */
 	if (++n % 10 == 0)
@@ -961,9 +1051,11 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 
 	if (opt->use_bus) {
 		r = bus_connect(m->event, on_unit_changed, m, &m->bus);
-		if (r < 0)
+		if (r < 0) {
 			log_warning("cannot connect to systemd's bus (%s): finding slices by their cgroup "
-				    "paths instead", strerror(-r));
+				    "paths until it is back", strerror(-r));
+			bus_lost(m, strerror(-r));
+		}
 	}
 	refresh_exempt(m);
 	resolve_all(m, RESOLVE_ALL);
@@ -1001,6 +1093,7 @@ void manager_free(struct manager *m)
 	sd_event_source_unref(m->tick_src);
 	sd_event_source_unref(m->resolve_src);
 	sd_event_source_unref(m->events_src);
+	sd_event_source_unref(m->reconnect_src);
 	sd_bus_flush_close_unref(m->bus);
 	sd_event_unref(m->event);
 	if (m->pm.skel)

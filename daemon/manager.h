@@ -22,6 +22,8 @@ struct slice_rt {
 	char attach[16];             /* attached | not-running | dry-run | failed */
 	char reason[256];
 	bool dirty;                  /* resolve at the next opportunity */
+	unsigned attach_failures;    /* in a row: the retry backs off (1 s, 2 s, ... 1 min) */
+	uint64_t retry_at_usec;      /* CLOCK_MONOTONIC: no attach retry before this */
 	/* sampled by the update tick */
 	struct memcgd_slice_state st;
 	uint64_t last_faults;
@@ -49,6 +51,8 @@ struct manager {
 	sd_event_source *tick_src;
 	sd_event_source *resolve_src;
 	sd_event_source *events_src;
+	sd_event_source *reconnect_src; /* bus reconnect timer (backoff) */
+	unsigned bus_failures;       /* reconnect attempts in a row */
 	struct policy_maps pm;
 	struct memcgd_config config;
 	char *slots[MEMCGD_MAX_SLICES];
