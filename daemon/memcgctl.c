@@ -92,19 +92,7 @@ static int not_running(const char *why)
 	int r = kernel_probe(NULL, &ks);
 
 	if (arg.json) {
-		printf("{\"daemon\":{\"running\":false,\"reason\":");
-		json_string(stdout, why);
-		printf("},\"kernel\":{\"release\":");
-		json_string(stdout, ks.release);
-		printf(",\"supported\":%s,\"hooks\":[", r == 0 ? "true" : "false");
-		for (const char *h = ks.hook_names; *h;) {
-			size_t n = strcspn(h, " ");
-
-			printf("%s\"%.*s\"", h == ks.hook_names ? "" : ",", (int)n, h);
-			h += n;
-			h += strspn(h, " ");
-		}
-		printf("]},\"slices\":[]}\n");
+		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names);
 	} else {
 		printf("memcgd is not running (%s).\n", why);
 		printf("Start it with: systemctl start memcgd\n");

@@ -268,7 +268,7 @@ static void test_json(void)
 	make_status(&s);
 	out = render(status_render_json, &s, NULL);
 	CHECK(json_valid(out));
-	CHECK_CONTAINS(out, "\"daemon\":{\"running\":true,\"pid\":4321,\"state\":\"running\",\"mode\":\"enforce\"");
+	CHECK_CONTAINS(out, "{\"version\":1,\"daemon\":{\"running\":true,\"reason\":null,\"pid\":4321,\"state\":\"running\",\"mode\":\"enforce\"");
 	CHECK_CONTAINS(out, "\"hooks\":[\"handle_cgroup_online\",\"handle_cgroup_offline\",\"below_low\",\"below_min\",\"get_high_delay_ms\"]");
 	CHECK_CONTAINS(out, "{\"name\":\"high.slice\",\"priority\":50,\"level\":1,");
 	CHECK_CONTAINS(out, "\"cgroup\":\"/high.slice\",\"cgroup_id\":1234,\"attached\":true");
@@ -301,6 +301,23 @@ static void test_json(void)
 	free(out);
 	s.n_slices = 2;
 	daemon_status_done(&s);
+
+	/* not running: the same shape, every daemon key present (null) */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		status_render_json_not_running(f, "no /run/memcgd/state", "6.12", false, "below_low below_min");
+		fclose(f);
+		CHECK(json_valid(buf));
+		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
+				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
+				 "\"age_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
+				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"skipped\":[]},\"kernel\":{\"release\":"
+				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
+		free(buf);
+	}
 
 	CHECK(!json_valid("{\"a\":}"));
 	CHECK(!json_valid("{\"a\":1,}"));
