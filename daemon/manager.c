@@ -28,10 +28,23 @@ static uint64_t now_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static void set_attach(struct slice_rt *rt, const char *attach, const char *reason)
+static void set_attach(struct slice_rt *rt, enum attach_state attach, const char *reason)
 {
-	snprintf(rt->attach, sizeof(rt->attach), "%s", attach);
+	rt->attach = attach;
 	snprintf(rt->reason, sizeof(rt->reason), "%.250s", reason ? reason : "");
+}
+
+const char *attach_state_to_string(enum attach_state a)
+{
+	static const char *const names[] = {
+		[ATTACH_NOT_RUNNING] = "not-running",
+		[ATTACH_ATTACHED] = "attached",
+		[ATTACH_DRY_RUN] = "dry-run",
+		[ATTACH_FAILED] = "failed",
+		[ATTACH_REMOVED] = "removed",
+	};
+
+	return a < ARRAY_SIZE(names) && names[a] ? names[a] : "?";
 }
 
 /* 1 s, 2 s, 4 s ... at most 1 min after the n-th failure in a row */
@@ -106,7 +119,7 @@ static void map_slice_cgroups(struct manager *m, uint32_t slot)
 
 /* ---- attaching ---- */
 
-static void detach_slice(struct manager *m, uint32_t slot, const char *attach, const char *why)
+static void detach_slice(struct manager *m, uint32_t slot, enum attach_state attach, const char *why)
 {
 	struct slice_rt *rt = &m->rt[slot];
 
@@ -152,11 +165,11 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 	int r;
 
 	if (m->dry_run) {
-		if (!streq(rt->attach, "dry-run"))
+		if (rt->attach != ATTACH_DRY_RUN)
 			log_transition(LOG_INFO, "measuring", rt->conf.name, rt->conf.priority, rt->cgroup_id,
 				       "%s: measuring %s (cgroup id %" PRIu64 "), dry run: nothing attached",
 				       rt->conf.name, rt->cgroup, rt->cgroup_id);
-		set_attach(rt, "dry-run", "");
+		set_attach(rt, ATTACH_DRY_RUN, "");
 		return;
 	}
 	rt->link = policy_maps_attach(&m->pm, fd, &r);
@@ -167,13 +180,13 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 		 * changes */
 		rt->attach_failures++;
 		rt->retry_at_usec = now_ns(CLOCK_MONOTONIC) / 1000 + backoff_usec(rt->attach_failures);
-		if (!streq(rt->attach, "failed") || strcmp(rt->reason, why) != 0)
+		if (rt->attach != ATTACH_FAILED || strcmp(rt->reason, why) != 0)
 			log_transition(LOG_ERR, "attach-failed", rt->conf.name, rt->conf.priority, (uint64_t)-r,
 				       "%s: cannot attach memcg_bpf_ops to %s: %s", rt->conf.name, rt->cgroup, why);
-		set_attach(rt, "failed", why);
+		set_attach(rt, ATTACH_FAILED, why);
 		return;
 	}
-	set_attach(rt, "attached", "");
+	set_attach(rt, ATTACH_ATTACHED, "");
 	rt->attach_failures = 0;
 	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
 	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
@@ -195,8 +208,8 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 	if (fd < 0 || cgroup_id_of(dir, &id) < 0) {
 		snprintf(buf, sizeof(buf), "cannot open %s: %s", dir ? dir : cgroup, strerror(errno));
 		if (rt->cgroup)
-			detach_slice(m, slot, "not-running", buf);
-		set_attach(rt, "not-running", buf);
+			detach_slice(m, slot, ATTACH_NOT_RUNNING, buf);
+		set_attach(rt, ATTACH_NOT_RUNNING, buf);
 		free(cgroup);
 		return;
 	}
@@ -208,7 +221,7 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 		return;
 	}
 	if (rt->cgroup)
-		detach_slice(m, slot, "not-running", "cgroup replaced");
+		detach_slice(m, slot, ATTACH_NOT_RUNNING, "cgroup replaced");
 	rt->cgroup = cgroup;
 	rt->cgroup_id = id;
 	/* measure first: the slice's cgroups are counted even if the attach fails */
@@ -233,7 +246,7 @@ static bool still_in_place(struct manager *m, struct slice_rt *rt)
 	_cleanup_free_ char *dir = NULL;
 	uint64_t id;
 
-	if (!rt->cgroup || !(rt->link || streq(rt->attach, "dry-run")))
+	if (!rt->cgroup || !(rt->link || rt->attach == ATTACH_DRY_RUN))
 		return false;
 	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
 	return dir && cgroup_id_of(dir, &id) == 0 && id == rt->cgroup_id;
@@ -252,7 +265,7 @@ static bool resolve_due(struct manager *m, const struct slice_rt *rt, enum resol
 {
 	if (rt->dirty || scope == RESOLVE_ALL)
 		return true;
-	if (streq(rt->attach, "failed"))
+	if (rt->attach == ATTACH_FAILED)
 		return now >= rt->retry_at_usec;
 	if (scope == RESOLVE_CHECK)
 		return true;
@@ -314,9 +327,9 @@ static void resolve_all(struct manager *m, enum resolve_scope scope)
 			}
 			if (r == 0) {
 				if (rt->cgroup)
-					detach_slice(m, k, "not-running", reason);
+					detach_slice(m, k, ATTACH_NOT_RUNNING, reason);
 				else
-					set_attach(rt, "not-running", reason);
+					set_attach(rt, ATTACH_NOT_RUNNING, reason);
 				continue;
 			}
 			attach_slice(m, k, cgroup);
@@ -377,7 +390,7 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 				keep[k] = true;
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
 		if (m->rt[k].in_use && !keep[k]) {
-			detach_slice(m, k, "removed", "no longer configured");
+			detach_slice(m, k, ATTACH_REMOVED, "no longer configured");
 			log_transition(LOG_NOTICE, "removed", m->rt[k].conf.name, m->rt[k].conf.priority, 0,
 				       "%s: no longer managed", m->rt[k].conf.name);
 			slice_conf_done(&m->rt[k].conf);
@@ -443,7 +456,7 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 			rt->dirty = true;
 			rt->last_faults = 0;
 			rt->last_sample_ns = 0;
-			set_attach(rt, "not-running", "not resolved yet");
+			set_attach(rt, ATTACH_NOT_RUNNING, "not resolved yet");
 		}
 	}
 	memcgd_config_done(&m->config);
@@ -473,7 +486,7 @@ static void notify_status(struct manager *m)
 		if (!m->rt[k].in_use)
 			continue;
 		total++;
-		attached += streq(m->rt[k].attach, "attached") || streq(m->rt[k].attach, "dry-run");
+		attached += m->rt[k].attach == ATTACH_ATTACHED || m->rt[k].attach == ATTACH_DRY_RUN;
 		active += m->rt[k].active;
 	}
 	sd_notifyf(0, "STATUS=%s%u of %u slices %s, %u active%s", m->dry_run ? "dry run: " : "", attached, total,
@@ -499,7 +512,7 @@ static int reload_mode(struct manager *m, const struct memcgd_config *c, char *w
 	if (dry) {
 		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
 			if (m->rt[k].in_use && m->rt[k].link)
-				detach_slice(m, k, "not-running", "switching to a dry run");
+				detach_slice(m, k, ATTACH_NOT_RUNNING, "switching to a dry run");
 		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 1, "DryRun=yes: detached everything, measuring only");
 	} else {
 		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 0, "DryRun=no: enforcing again");
@@ -630,7 +643,7 @@ static void write_state(struct manager *m)
 			.file = rt->conf.file,
 			.cgroup = rt->cgroup ? rt->cgroup : (char *)"",
 			.cgroup_id = rt->cgroup_id,
-			.attach = rt->attach,
+			.attach = (char *)attach_state_to_string(rt->attach),
 			.reason = rt->reason,
 			.protect = (char *)protect_mode_to_string(st->protect),
 			.fault_rate_threshold = st->fault_rate,

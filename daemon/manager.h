@@ -12,6 +12,17 @@
 #include "kernel-probe.h"
 #include "policy-maps.h"
 
+/* Where a slice stands; shown as a string in the state file (attach_state_to_string). */
+enum attach_state {
+	ATTACH_NOT_RUNNING, /* not resolved yet, or its slice is not running */
+	ATTACH_ATTACHED,    /* memcg_bpf_ops linked to its cgroup */
+	ATTACH_DRY_RUN,     /* measured only */
+	ATTACH_FAILED,      /* the attach failed (retried with a backoff) */
+	ATTACH_REMOVED,     /* no longer configured */
+};
+
+const char *attach_state_to_string(enum attach_state a);
+
 struct slice_rt {
 	bool in_use;
 	struct slice_conf conf;      /* owned copy */
@@ -19,7 +30,7 @@ struct slice_rt {
 	char *cgroup;                /* below the cgroup root, NULL while not running */
 	uint64_t cgroup_id;
 	struct bpf_link *link;
-	char attach[16];             /* attached | not-running | dry-run | failed */
+	enum attach_state attach;
 	char reason[256];
 	bool dirty;                  /* resolve at the next opportunity */
 	unsigned attach_failures;    /* in a row: the retry backs off (1 s, 2 s, ... 1 min) */
