@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "conf.h"
+#include "conf-model.h"
 #include "diag.h"
 
 /* Parses a slice file. defaults come from memcgd.conf. Returns 0 when the file produced no
