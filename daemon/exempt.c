@@ -59,7 +59,9 @@ static char *unit_cgroup(sd_bus *bus, const char *unit)
 		free(cgroup);
 		cgroup = NULL;
 	}
-	return cgroup;
+	/* not loaded, or the bus is down: where systemd puts it by default (add() checks that the
+	 * directory exists) */
+	return cgroup ? cgroup : strjoin3("/system.slice/", unit, "");
 }
 
 static void add(struct exempt_set *e, const char *cgroup_root, char *path)
