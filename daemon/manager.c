@@ -557,8 +557,10 @@ static void reload(struct manager *m)
 		   now_ns(CLOCK_MONOTONIC) / 1000);
 	m->state = "reloading";
 	if (c.daemon.update_interval_usec != m->interval_usec) {
+		/* the new interval starts with an update, which also re-marks CPUUsage= activity
+		 * for as long as the new interval needs */
 		m->interval_usec = c.daemon.update_interval_usec;
-		sd_event_source_set_time_relative(m->tick_src, m->interval_usec);
+		sd_event_source_set_time_relative(m->tick_src, 0);
 	}
 	r = apply_config(m, &c);
 	if (r < 0) {

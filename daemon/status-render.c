@@ -299,6 +299,7 @@ static struct json_object *json_daemon(const struct daemon_status *s, const char
 	add(d, "started_usec", s ? ju64(s->started_usec) : NULL);
 	add(d, "updated_usec", s ? ju64(s->updated_usec) : NULL);
 	add(d, "age_usec", s ? ju64(now_usec > s->updated_usec ? now_usec - s->updated_usec : 0) : NULL);
+	add(d, "update_interval_usec", s ? ju64(s->update_interval_usec) : NULL);
 	add(d, "config_generation", s ? ju64(s->config_generation) : NULL);
 	add(d, "reload_error", s ? jstr_or_null(s->reload_error) : NULL);
 	add(d, "events_dropped", s ? ju64(s->events_dropped) : NULL);

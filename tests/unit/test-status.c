@@ -313,7 +313,7 @@ static void test_json(void)
 		CHECK(json_valid(buf));
 		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
 				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
-				 "\"age_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
+				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
 				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"skipped\":[]},\"kernel\":{\"release\":"
 				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
 		free(buf);
