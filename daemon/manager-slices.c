@@ -189,11 +189,13 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 	_cleanup_free_ char *dir = strjoin3(m->opt.cgroup_root, "", cgroup);
 	_cleanup_close_ int fd = -1;
 	char buf[512];
+	struct stat st;
 	uint64_t id;
 
 	if (dir)
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || cgroup_id_of(dir, &id) < 0) {
+	/* the id of the directory that was opened, not of whatever has its path by now */
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		snprintf(buf, sizeof(buf), "cannot open %s: %s", dir ? dir : cgroup, strerror(errno));
 		if (rt->cgroup)
 			mgr_detach_slice(m, slot, ATTACH_NOT_RUNNING, buf);
@@ -201,6 +203,7 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 		free(cgroup);
 		return;
 	}
+	id = (uint64_t)st.st_ino;
 	if (rt->cgroup && streq(rt->cgroup, cgroup) && rt->cgroup_id == id) {
 		free(cgroup);
 		map_slice_cgroups(m, slot); /* cgroups created meanwhile (dry run: no online hook) */
