@@ -89,6 +89,10 @@ struct {
 /* The series' usage kfunc: page_counter usage of the memory cgroup in bytes (memory.current).
  * Weak: on a kernel without it the ceiling falls back to memcgd's per-update check. */
 extern unsigned long bpf_mem_cgroup_usage(struct mem_cgroup *memcg) __ksym __weak;
+#ifndef bpf_ksym_exists
+/* libbpf < 1.2's bpf_helpers.h (the system one may come first): what later ones define */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
 
 /* a slice root's usage read by a hook stands for the slice this long: a reclaim pass visits a
  * cgroup before its descendants, so they are judged by the reading of the same pass */

@@ -244,7 +244,7 @@ static int cmd_reload(bool use_systemd)
 	char err[256];
 	const char *env;
 	pid_t pid = 0;
-	uid_t uid;
+	uid_t uid = (uid_t)-1;
 	int r;
 
 	/* which process: systemd's MainPID (ExecReload= gets it as $MAINPID), never a pid that
