@@ -39,6 +39,8 @@ volatile __u32 active_gen;
 volatile __u64 slice_of_epoch;
 /* transitions lost because the ring buffer was full */
 __u64 events_dropped;
+/* delays not applied because the cgroup is exempt (memcgd, PID 1, journald, dbus, logind) */
+__u64 exempt_skips;
 /*
  * Activity memcgd measures itself ([Activity] CPUUsage=): a slice that works on memory it
  * already has takes no page faults, so its fault rate says nothing. memcgd writes "active
@@ -76,6 +78,34 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } protect_suspended SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MEMCGD_MAX_SLICES);
+	__type(key, __u32);
+	__type(value, __u64); /* cgroup id of the slice's own cgroup, 0 = not attached */
+} slice_root SEC(".maps");
+
+/* The series' usage kfunc: page_counter usage of the memory cgroup in bytes (memory.current).
+ * Weak: on a kernel without it the ceiling falls back to memcgd's per-update check. */
+extern unsigned long bpf_mem_cgroup_usage(struct mem_cgroup *memcg) __ksym __weak;
+#ifndef bpf_ksym_exists
+/* libbpf < 1.2's bpf_helpers.h (the system one may come first): what later ones define */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
+
+/* a slice root's usage read by a hook stands for the slice this long: a reclaim pass visits a
+ * cgroup before its descendants, so they are judged by the reading of the same pass */
+#define USAGE_FRESH_NS (50ULL * 1000 * 1000)
+
+/* Never delayed, whatever the policy of the slice around them: memcgd itself and what systemd
+ * needs to stay responsive. Filled by memcgd; checked only when a delay would be returned. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MEMCGD_MAX_EXEMPT);
+	__type(key, __u64);   /* cgroup id */
+	__type(value, __u32); /* 1 */
+} exempt SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -358,6 +388,32 @@ static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 no
 	return false;
 }
 
+/*
+ * [Protect] MaxUsage=, checked in the hook: protection is refused while the slice uses more than
+ * its ceiling, whatever the last update of memcgd saw. The slice's usage is read with the
+ * kfunc when the hook runs for the slice's own cgroup (reclaim visits it before its
+ * descendants); a descendant is judged by that reading while it is fresh, and by its own
+ * usage, which the slice's cannot be below, in any case.
+ */
+static __always_inline bool over_ceiling(struct mem_cgroup *memcg, __u32 slot, const struct memcgd_policy *p,
+					 struct memcgd_slice_state *s, __u64 now)
+{
+	__u64 usage, *root, id;
+
+	if (!p->max_usage_bytes || !bpf_ksym_exists(bpf_mem_cgroup_usage))
+		return false;
+	usage = bpf_mem_cgroup_usage(memcg);
+	id = memcg->css.cgroup->kn->id;
+	root = bpf_map_lookup_elem(&slice_root, &slot);
+	if (root && *root == id) {
+		s->usage_bytes = usage;
+		s->usage_ns = now;
+	} else if (now - s->usage_ns < USAGE_FRESH_NS && s->usage_bytes > usage) {
+		usage = s->usage_bytes;
+	}
+	return usage > p->max_usage_bytes;
+}
+
 static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 {
 	int slot = resolve_slice(memcg);
@@ -378,6 +434,11 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 	now = bpf_ktime_get_ns();
 	if (s->active_until_ns <= now && cpu_active_until_ns[bss_index(slot, MEMCGD_MAX_SLICES - 1)] <= now)
 		return false;
+	/* the ceiling as of now (kfunc) first, then as of memcgd's last update */
+	if (over_ceiling(memcg, key, p, s, now)) {
+		__sync_fetch_and_add(&s->ceiling_refusals, 1);
+		return false;
+	}
 	suspended = bpf_map_lookup_elem(&protect_suspended, &key);
 	if (suspended && *suspended)
 		return false;
@@ -422,6 +483,17 @@ unsigned int BPF_PROG(memcgd_get_high_delay_ms, struct mem_cgroup *memcg)
 		if (s->guard_tripped && __sync_val_compare_and_swap(&s->guard_tripped, 1, 0) == 1)
 			emit(MEMCGD_EV_GUARD_CLEARED, key, now, 0);
 		return 0;
+	}
+
+	/* a delay is due: not for memcgd itself nor the plumbing systemd needs (one lookup, paid
+	 * only here, not on the common path above) */
+	{
+		__u64 id = memcg->css.cgroup->kn->id;
+
+		if (bpf_map_lookup_elem(&exempt, &id)) {
+			__sync_fetch_and_add(&exempt_skips, 1);
+			return 0;
+		}
 	}
 
 	/* the guard: a slice throttled continuously for longer than its limit is let go until

@@ -13,7 +13,13 @@
  *   slice_state  array  slot -> struct memcgd_slice_state (activity, counters, guard)
  *   levels       array  generation -> struct memcgd_levels ("active until" per priority level)
  *   protect_suspended array slot -> __u32, written by memcgd only: 1 while the slice uses more
- *                       than its [Protect] MaxUsage=
+ *                       than its [Protect] MaxUsage= (memory.current at the last update)
+ *   slice_root   array  slot -> cgroup id of the slice's own cgroup (written by memcgd at attach):
+ *                       below_low/below_min read the slice's usage there with the series'
+ *                       bpf_mem_cgroup_usage() kfunc, so MaxUsage= holds between updates
+ *   exempt       hash   cgroup id -> 1 for the cgroups memcgd never delays, whatever the
+ *                       policy: its own, PID 1's (init.scope), systemd-journald's, dbus's,
+ *                       systemd-logind's (filled by memcgd; checked by get_high_delay_ms)
  *   events       ringbuf struct memcgd_event
  *   busy_faults  percpu array slot -> __u64: faults of a slice already marked active in the
  *                       current window, counted per CPU; memcgd adds them to slice_state's
@@ -33,6 +39,7 @@
 #define MEMCGD_MAX_CGROUPS 65536  /* entries of slice_of */
 #define MEMCGD_MAX_DEPTH 16       /* ancestor walk from a hook's memcg */
 #define MEMCGD_RINGBUF_BYTES (64 * 1024)
+#define MEMCGD_MAX_EXEMPT 64      /* entries of exempt */
 
 enum memcgd_protect_mode {
 	MEMCGD_PROTECT_NONE = 0,
@@ -53,6 +60,7 @@ struct memcgd_policy {
 	__u32 protect;           /* enum memcgd_protect_mode */
 	__u32 delay_ms;          /* get_high_delay_ms while a higher level is active; 0 = never */
 	__u32 flags;             /* MEMCGD_POLICY_* */
+	__u64 max_usage_bytes;   /* [Protect] MaxUsage=: no protection above it; 0 = no ceiling */
 };
 
 /* Per-slice live state. Counters are only ever added to atomically. */
@@ -73,6 +81,9 @@ struct memcgd_slice_state {
 	__u32 guard_tripped;     /* 1 while the guard suspends throttling */
 	__u32 pad;
 	__u64 marked_end_ns;     /* end of the window last marked active; lowest bit: its generation */
+	__u64 usage_bytes;       /* the slice cgroup's usage when a hook last saw it (kfunc) */
+	__u64 usage_ns;          /* when */
+	__u64 ceiling_refusals;  /* below_low/below_min refused: usage above max_usage_bytes */
 };
 
 /* Which priority levels are active: bit L of active_mask set means until_ns[L] may be in the

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "conf-parse.h"
 #include "units-parse.h"
@@ -137,8 +138,16 @@ static int parse_delay(struct parse_state *st, const char *v, void *field, char 
 
 static int parse_max_continuous(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
-	return duration_in(v, field, USEC_PER_SEC, USEC_INFINITY, 0, "a time limit",
-			   "a duration of at least 1s (e.g. 5min) or infinity", err, len);
+	uint64_t *p = field;
+	int r = parse_duration(v, p);
+
+	/* the BPF side keeps nanoseconds: a finite limit must stay far from 2^64 ns */
+	if (r == 0 && *p != USEC_INFINITY && (*p < USEC_PER_SEC || *p > MAX_CONTINUOUS_USEC))
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a time limit: expected a duration from 1s to 365d "
+			 "(e.g. 5min) or infinity", v);
+	return r;
 }
 
 static int parse_interval(struct parse_state *st, const char *v, void *field, char *err, size_t len)
@@ -393,16 +402,76 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 	return st.errors ? -EINVAL : 0;
 }
 
+int conf_file_check_owner(const char *path, const struct stat *st, uid_t trusted, struct diag_list *d)
+{
+	if (st->st_uid != 0 && st->st_uid != trusted) {
+		diag_add(d, path, 0, "refused: owned by uid %u, not by root; whoever owns a policy file "
+			 "controls memory priorities (chown root %s)", (unsigned)st->st_uid, path);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		diag_add(d, path, 0, "refused: %s-writable (mode %04o); anyone who can write a policy "
+			 "file controls memory priorities (chmod go-w %s)",
+			 st->st_mode & S_IWOTH ? "world" : "group", (unsigned)(st->st_mode & 07777), path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Like sshd's StrictModes: a file that someone other than root could have written is refused,
+ * and so is a file in a directory where someone else could replace it. */
+static int check_trusted(FILE *f, const char *path, struct diag_list *d)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	struct stat st, dst;
+	char *slash;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	if (fstat(fileno(f), &st) < 0) {
+		r = -errno;
+		diag_add(d, path, 0, "cannot stat: %s", strerror(-r));
+		return r;
+	}
+	r = conf_file_check_owner(path, &st, geteuid(), d);
+	if (r < 0)
+		return r;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return 0; /* a relative name in the working directory: memcgctl check ./x.conf */
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &dst) < 0)
+		return 0;
+	if ((dst.st_uid != 0 && dst.st_uid != geteuid()) ||
+	    ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX))) {
+		diag_add(d, path, 0, "refused: its directory %s can be written by %s (uid %u, mode %04o), "
+			 "so the file could be replaced", dir,
+			 dst.st_uid != 0 && dst.st_uid != geteuid() ? "its owner, who is not root" : "other users",
+			 (unsigned)dst.st_uid, (unsigned)(dst.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 int conf_parse_slice_file(const char *path, const struct slice_settings *defaults,
 			  struct slice_conf *ret, struct diag_list *d)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	int r;
 
 	if (!f) {
-		int r = -errno;
-
+		r = -errno;
 		memset(ret, 0, sizeof(*ret));
 		diag_add(d, path, 0, "cannot open: %s", strerror(-r));
+		return r;
+	}
+	r = check_trusted(f, path, d);
+	if (r < 0) {
+		memset(ret, 0, sizeof(*ret));
 		return r;
 	}
 	return conf_parse_slice_stream(f, path, defaults, ret, d);
@@ -438,11 +507,19 @@ int conf_parse_main_stream(FILE *f, const char *path, struct daemon_conf *ret, s
 int conf_parse_main_file(const char *path, struct daemon_conf *ret, struct diag_list *d)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	int r;
 
 	if (!f) {
-		int r = -errno;
-
+		r = -errno;
 		diag_add(d, path, 0, "cannot open: %s", strerror(-r));
+		free(ret->file);
+		ret->file = strdup(path);
+		return r;
+	}
+	r = check_trusted(f, path, d);
+	if (r < 0) {
+		free(ret->file);
+		ret->file = strdup(path);
 		return r;
 	}
 	return conf_parse_main_stream(f, path, ret, d);

@@ -4,8 +4,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
-#include "conf.h"
+#include "conf-model.h"
 #include "diag.h"
 
 /* Parses a slice file. defaults come from memcgd.conf. Returns 0 when the file produced no
@@ -19,3 +20,8 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 /* Parses memcgd.conf: [Daemon] and the [Activity]/[Protect]/[Throttle] defaults. */
 int conf_parse_main_file(const char *path, struct daemon_conf *ret, struct diag_list *d);
 int conf_parse_main_stream(FILE *f, const char *path, struct daemon_conf *ret, struct diag_list *d);
+
+/* StrictModes: 0 when st (of path) is owned by root or `trusted` and not group/other-writable,
+ * else -EPERM with a diagnostic naming the file. The *_file functions above apply it (with the
+ * caller's effective uid as trusted) to every file and its directory. */
+int conf_file_check_owner(const char *path, const struct stat *st, uid_t trusted, struct diag_list *d);

@@ -6,291 +6,19 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include "caps.h"
 #include "cgroup-files.h"
 #include "log.h"
-#include "manager.h"
+#include "manager-internal.h"
 #include "policy.h"
 #include "state.h"
 #include "systemd-bus.h"
 #include "units-parse.h"
 #include "util.h"
-
-static uint64_t now_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void set_attach(struct slice_rt *rt, const char *attach, const char *reason)
-{
-	snprintf(rt->attach, sizeof(rt->attach), "%s", attach);
-	snprintf(rt->reason, sizeof(rt->reason), "%.250s", reason ? reason : "");
-}
-
-static void schedule_resolve(struct manager *m)
-{
-	if (m->resolve_src)
-		sd_event_source_set_enabled(m->resolve_src, SD_EVENT_ONESHOT);
-}
-
-/* ---- cgroups of a slice in slice_of ---- */
-
-static bool is_other_slice_root(struct manager *m, uint64_t id, uint32_t slot)
-{
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (k != slot && m->rt[k].in_use && m->rt[k].cgroup && m->rt[k].cgroup_id == id)
-			return true;
-	return false;
-}
-
-/* Maps every cgroup below dirfd to slot, except subtrees of other managed slices. */
-static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int depth)
-{
-	DIR *d;
-	struct dirent *de;
-
-	if (depth > 32)
-		return;
-	d = fdopendir(dirfd);
-	if (!d) {
-		close(dirfd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		struct stat st;
-		int fd;
-
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
-			continue;
-		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (is_other_slice_root(m, st.st_ino, slot))
-			continue;
-		policy_maps_map_cgroup(&m->pm, st.st_ino, slot); /* writes only what changed */
-		fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			map_descendants(m, fd, slot, depth + 1);
-	}
-	closedir(d);
-}
-
-static void map_slice_cgroups(struct manager *m, uint32_t slot)
-{
-	struct slice_rt *rt = &m->rt[slot];
-	_cleanup_free_ char *dir = NULL;
-	int fd;
-
-	if (!rt->cgroup)
-		return;
-	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
-	if (!dir)
-		return;
-	policy_maps_map_cgroup(&m->pm, rt->cgroup_id, slot);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0)
-		map_descendants(m, fd, slot, 0);
-}
-
-/* ---- attaching ---- */
-
-static void detach_slice(struct manager *m, uint32_t slot, const char *attach, const char *why)
-{
-	struct slice_rt *rt = &m->rt[slot];
-
-	if (rt->link) {
-		bpf_link__destroy(rt->link);
-		rt->link = NULL;
-		log_transition(LOG_NOTICE, "detached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
-			       "%s: detached from %s (%s); the kernel's own memory.low/min rules apply there again",
-			       rt->conf.name, rt->cgroup ? rt->cgroup : "?", why);
-	}
-	policy_maps_purge_slot(&m->pm, slot);
-	free(rt->cgroup);
-	rt->cgroup = NULL;
-	rt->cgroup_id = 0;
-	set_attach(rt, attach, why);
-}
-
-static const char *attach_error_reason(int err, char *buf, size_t len)
-{
-	switch (err) {
-	case -EBUSY:
-		return "EBUSY: another memcg_bpf_ops owner is attached to this cgroup, or to an ancestor "
-		       "without BPF_F_ALLOW_OVERRIDE (see: bpftool link show)";
-	case -ENOENT:
-		return "ENOENT: the cgroup has no memory controller of its own (enable MemoryAccounting= "
-		       "for the slice) or was just removed";
-	case -EPERM:
-	case -EACCES:
-		return "permission denied: attaching memcg_bpf_ops needs CAP_BPF and CAP_PERFMON";
-	case -EOPNOTSUPP:
-		return "EOPNOTSUPP: this kernel cannot attach memcg_bpf_ops to cgroups";
-	default:
-		snprintf(buf, len, "%s", strerror(-err));
-		return buf;
-	}
-}
-
-static void try_link(struct manager *m, uint32_t slot, int fd)
-{
-	struct slice_rt *rt = &m->rt[slot];
-	char buf[256];
-	int r;
-
-	if (m->dry_run) {
-		if (!streq(rt->attach, "dry-run"))
-			log_transition(LOG_INFO, "measuring", rt->conf.name, rt->conf.priority, rt->cgroup_id,
-				       "%s: measuring %s (cgroup id %" PRIu64 "), dry run: nothing attached",
-				       rt->conf.name, rt->cgroup, rt->cgroup_id);
-		set_attach(rt, "dry-run", "");
-		return;
-	}
-	rt->link = policy_maps_attach(&m->pm, fd, &r);
-	if (!rt->link) {
-		const char *why = attach_error_reason(r, buf, sizeof(buf));
-
-		/* retried every tick; logged when the reason changes */
-		if (!streq(rt->attach, "failed") || strcmp(rt->reason, why) != 0)
-			log_transition(LOG_ERR, "attach-failed", rt->conf.name, rt->conf.priority, (uint64_t)-r,
-				       "%s: cannot attach memcg_bpf_ops to %s: %s", rt->conf.name, rt->cgroup, why);
-		set_attach(rt, "failed", why);
-		return;
-	}
-	set_attach(rt, "attached", "");
-	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
-		       "%s: attached to %s (cgroup id %" PRIu64 "), priority %ld", rt->conf.name, rt->cgroup,
-		       rt->cgroup_id, rt->conf.priority);
-}
-
-/* Takes ownership of cgroup (path below the cgroup root). */
-static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
-{
-	struct slice_rt *rt = &m->rt[slot];
-	_cleanup_free_ char *dir = strjoin3(m->opt.cgroup_root, "", cgroup);
-	_cleanup_close_ int fd = -1;
-	char buf[512];
-	uint64_t id;
-
-	if (dir)
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || cgroup_id_of(dir, &id) < 0) {
-		snprintf(buf, sizeof(buf), "cannot open %s: %s", dir ? dir : cgroup, strerror(errno));
-		if (rt->cgroup)
-			detach_slice(m, slot, "not-running", buf);
-		set_attach(rt, "not-running", buf);
-		free(cgroup);
-		return;
-	}
-	if (rt->cgroup && streq(rt->cgroup, cgroup) && rt->cgroup_id == id) {
-		free(cgroup);
-		map_slice_cgroups(m, slot); /* cgroups created meanwhile (dry run: no online hook) */
-		if (!rt->link)
-			try_link(m, slot, fd);
-		return;
-	}
-	if (rt->cgroup)
-		detach_slice(m, slot, "not-running", "cgroup replaced");
-	rt->cgroup = cgroup;
-	rt->cgroup_id = id;
-	/* measure first: the slice's cgroups are counted even if the attach fails */
-	map_slice_cgroups(m, slot);
-	try_link(m, slot, fd);
-}
-
-static int depth_of(const char *name)
-{
-	int n = 0;
-
-	for (; *name; name++)
-		n += *name == '-';
-	return n;
-}
-
-/* The periodic re-check of a slice that is in place: its cgroup directory still exists with the
- * cgroup id it had, so asking systemd again would only repeat the answer (with hundreds of
- * slices, those bus round trips were the daemon's largest cost). */
-static bool still_in_place(struct manager *m, struct slice_rt *rt)
-{
-	_cleanup_free_ char *dir = NULL;
-	uint64_t id;
-
-	if (!rt->cgroup || !(rt->link || streq(rt->attach, "dry-run")))
-		return false;
-	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
-	return dir && cgroup_id_of(dir, &id) == 0 && id == rt->cgroup_id;
-}
-
-enum resolve_scope {
-	RESOLVE_PENDING,   /* slices marked dirty, not running or failed */
-	RESOLVE_CHECK,     /* and every other one whose cgroup directory changed */
-	RESOLVE_ALL,       /* every slice asks systemd (start, reload) */
-};
-
-/* Finds every managed slice's cgroup and (de)attaches; parents before children. */
-static void resolve_all(struct manager *m, enum resolve_scope scope)
-{
-	for (int depth = 0; depth <= SLICE_NAME_MAX; depth++) {
-		bool any_deeper = false;
-
-		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
-			struct slice_rt *rt = &m->rt[k];
-			char reason[256] = "";
-			char *cgroup = NULL;
-			int d, r;
-
-			if (!rt->in_use)
-				continue;
-			d = depth_of(rt->conf.name);
-			if (d > depth)
-				any_deeper = true;
-			if (d != depth ||
-			    !(scope != RESOLVE_PENDING || rt->dirty || !rt->cgroup || streq(rt->attach, "failed")))
-				continue;
-			if (scope == RESOLVE_CHECK && !rt->dirty && still_in_place(m, rt)) {
-				if (m->dry_run)
-					map_slice_cgroups(m, k); /* no online hook in a dry run */
-				continue;
-			}
-			rt->dirty = false;
-			if (m->bus) {
-				r = bus_slice_cgroup(m->bus, rt->conf.name, &cgroup, reason, sizeof(reason));
-				if (r < 0) {
-					log_warning("%s: %s", rt->conf.name, reason);
-					continue; /* keep what we have */
-				}
-			} else {
-				/* no bus: systemd's naming rule, and the directory must exist */
-				_cleanup_free_ char *rel = slice_cgroup_path(rt->conf.name);
-				_cleanup_free_ char *dir = rel ? strjoin3(m->opt.cgroup_root, "/", rel) : NULL;
-				struct stat st;
-
-				if (dir && stat(dir, &st) == 0) {
-					cgroup = strjoin3("/", rel, "");
-					r = 1;
-				} else {
-					snprintf(reason, sizeof(reason), "no cgroup %s", dir ? dir : "?");
-					r = 0;
-				}
-			}
-			if (r == 0) {
-				if (rt->cgroup)
-					detach_slice(m, k, "not-running", reason);
-				else
-					set_attach(rt, "not-running", reason);
-				continue;
-			}
-			attach_slice(m, k, cgroup);
-		}
-		if (!any_deeper)
-			break;
-	}
-}
 
 /* ---- configuration ---- */
 
@@ -317,7 +45,7 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 				keep[k] = true;
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
 		if (m->rt[k].in_use && !keep[k]) {
-			detach_slice(m, k, "removed", "no longer configured");
+			mgr_detach_slice(m, k, ATTACH_REMOVED, "no longer configured");
 			log_transition(LOG_NOTICE, "removed", m->rt[k].conf.name, m->rt[k].conf.priority, 0,
 				       "%s: no longer managed", m->rt[k].conf.name);
 			slice_conf_done(&m->rt[k].conf);
@@ -330,6 +58,8 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 	gen = policy_maps_active_gen(&m->pm) ^ 1;
 	for (size_t i = 0; i < c->n_slices; i++) {
 		uint32_t k = (uint32_t)slot_of[i];
+
+		c->slices[i].settings.protect_max_usage = policy_max_usage(&c->slices[i].settings, m->ram_bytes);
 
 		if (fresh[i]) {
 			policy_maps_reset_state(&m->pm, k);
@@ -348,11 +78,20 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 		if (pols[k].flags & MEMCGD_POLICY_IN_USE)
 			policy_maps_read_state(&m->pm, k, &states[k]);
 	}
-	policy_levels_rebuild(states, pols, MEMCGD_MAX_SLICES, now_ns(CLOCK_MONOTONIC), &lv);
+	policy_levels_rebuild(states, pols, MEMCGD_MAX_SLICES, mgr_now_ns(CLOCK_MONOTONIC), &lv);
 	r = policy_maps_write_levels(&m->pm, gen, &lv);
 	if (r < 0) {
 		log_error("cannot write levels map: %s", strerror(-r));
 		return r;
+	}
+	/* write_levels started the generation's CPU activity empty: carry over every slice that
+	 * CPUUsage= keeps active, at its new level, so that the switch drops no throttling */
+	for (size_t i = 0; i < c->n_slices; i++) {
+		uint32_t k = (uint32_t)slot_of[i];
+		uint64_t until = policy_maps_cpu_active_until(&m->pm, k);
+
+		if (!fresh[i] && until > mgr_now_ns(CLOCK_MONOTONIC))
+			policy_maps_mark_cpu_active(&m->pm, gen, k, levels[i], until);
 	}
 	policy_maps_set_active_gen(&m->pm, gen);
 
@@ -372,7 +111,7 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 			rt->dirty = true;
 			rt->last_faults = 0;
 			rt->last_sample_ns = 0;
-			set_attach(rt, "not-running", "not resolved yet");
+			mgr_set_attach(rt, ATTACH_NOT_RUNNING, "not resolved yet");
 		}
 	}
 	memcgd_config_done(&m->config);
@@ -382,31 +121,42 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 	return 0;
 }
 
-static void log_diagnostics(const struct diag_list *d, char *first, size_t len)
+/* [Daemon] DryRun= on reload. Enforcing -> dry run drops every link (the slices are measured
+ * only from then on); dry run -> enforcing needs the memcg_bpf_ops programs, which a dry run
+ * never loads, and the capabilities it dropped: that takes a restart, and the reload is refused
+ * saying so. Returns 0 or -EPERM with the reason in why. */
+static int reload_mode(struct manager *m, const struct memcgd_config *c, char *why, size_t len)
 {
-	char buf[1024];
+	bool dry = m->opt.dry_run || c->daemon.dry_run;
 
-	for (size_t i = 0; i < d->n; i++) {
-		diag_format(&d->items[i], buf, sizeof(buf));
-		log_error("%s", buf);
-		if (i == 0)
-			snprintf(first, len, "%.400s%s", buf, d->n > 1 ? " (and more, see the journal)" : "");
+	if (dry == m->dry_run)
+		return 0;
+	if (!dry && m->pm.dry_run) {
+		snprintf(why, len, "%s: DryRun=no needs a restart (memcgd started as a dry run, without "
+			 "the memcg_bpf_ops programs and their capabilities): systemctl restart memcgd",
+			 c->daemon.file ? c->daemon.file : "memcgd.conf");
+		return -EPERM;
 	}
+	if (dry) {
+		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+			if (m->rt[k].in_use && m->rt[k].link)
+				mgr_detach_slice(m, k, ATTACH_NOT_RUNNING, "switching to a dry run");
+		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 1, "DryRun=yes: detached everything, measuring only");
+	} else {
+		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 0, "DryRun=no: enforcing again");
+	}
+	m->dry_run = dry;
+	return 0;
 }
 
-static void notify_status(struct manager *m)
+static void reload_refused(struct manager *m)
 {
-	unsigned attached = 0, active = 0, total = 0;
-
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
-		if (!m->rt[k].in_use)
-			continue;
-		total++;
-		attached += streq(m->rt[k].attach, "attached") || streq(m->rt[k].attach, "dry-run");
-		active += m->rt[k].active;
-	}
-	sd_notifyf(0, "STATUS=%s%u of %u slices %s, %u active%s", m->dry_run ? "dry run: " : "", attached, total,
-		   m->dry_run ? "measured" : "attached", active, m->reload_error[0] ? "; last reload failed" : "");
+	log_transition(LOG_ERR, "reload-failed", NULL, 0, 0,
+		       "reload refused, previous policy (generation %" PRIu64 ") kept: %s", m->generation,
+		       m->reload_error);
+	/* no RELOADING=1/READY=1 pair: nothing was reloaded. The unit's ExecReload=memcgctl reload
+	 * reports the refusal to systemctl reload (memcgd(8), RELOADING). */
+	sd_notifyf(0, "STATUS=reload refused, previous policy kept: %.400s", m->reload_error);
 }
 
 static void reload(struct manager *m)
@@ -415,263 +165,49 @@ static void reload(struct manager *m)
 	struct diag_list d = {};
 	int r;
 
-	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
-		   now_ns(CLOCK_MONOTONIC) / 1000);
-	m->state = "reloading";
+	m->reloads++;
+	/* everything is checked before anything changes: a refused reload changes nothing */
 	r = config_load(m->opt.root, &c, &d);
 	if (r < 0) {
-		log_diagnostics(&d, m->reload_error, sizeof(m->reload_error));
+		mgr_log_diagnostics(&d, m->reload_error, sizeof(m->reload_error));
 		if (!d.n)
 			snprintf(m->reload_error, sizeof(m->reload_error), "%s", strerror(-r));
-		log_transition(LOG_ERR, "reload-failed", NULL, 0, d.n,
-			       "reload failed, previous policy (generation %" PRIu64 ") kept: %s", m->generation,
-			       m->reload_error);
-	} else {
-		r = apply_config(m, &c);
-		if (r < 0) {
-			snprintf(m->reload_error, sizeof(m->reload_error), "cannot apply: %s", strerror(-r));
-			log_error("reload: %s", m->reload_error);
-		} else {
-			m->reload_error[0] = '\0';
-			log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
-				       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
-				       m->config.n_slices);
-			resolve_all(m, RESOLVE_ALL);
-		}
+		reload_refused(m);
+		goto out;
 	}
-	memcgd_config_done(&c);
-	diag_list_clear(&d);
-	m->reloads++;
+	if (reload_mode(m, &c, m->reload_error, sizeof(m->reload_error)) < 0) {
+		log_error("%s", m->reload_error);
+		reload_refused(m);
+		goto out;
+	}
+
+	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
+		   mgr_now_ns(CLOCK_MONOTONIC) / 1000);
+	m->state = "reloading";
+	if (c.daemon.update_interval_usec != m->interval_usec) {
+		/* the new interval starts with an update, which also re-marks CPUUsage= activity
+		 * for as long as the new interval needs */
+		m->interval_usec = c.daemon.update_interval_usec;
+		sd_event_source_set_time_relative(m->tick_src, 0);
+	}
+	r = apply_config(m, &c);
+	if (r < 0) {
+		snprintf(m->reload_error, sizeof(m->reload_error), "cannot apply: %s", strerror(-r));
+		log_error("reload: %s", m->reload_error);
+	} else {
+		m->reload_error[0] = '\0';
+		diag_list_clear(&m->skipped); /* this configuration is valid as a whole */
+		log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
+			       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
+			       m->config.n_slices);
+		mgr_resolve_all(m, RESOLVE_ALL);
+	}
 	m->state = "running";
 	sd_notify(0, "READY=1");
-	notify_status(m);
-}
-
-/* ---- the update tick ---- */
-
-static const char *highest_active_above(struct manager *m, uint32_t level)
-{
-	const char *name = NULL;
-	uint32_t best = level;
-
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use && m->rt[k].active && m->rt[k].level > best) {
-			best = m->rt[k].level;
-			name = m->rt[k].conf.name;
-		}
-	return name;
-}
-
-static void write_state(struct manager *m)
-{
-	struct daemon_status s = {};
-	struct slice_status sl[MEMCGD_MAX_SLICES];
-	size_t n = 0;
-	int r;
-
-	s.pid = getpid();
-	s.state = (char *)m->state;
-	s.mode = (char *)(m->dry_run ? "dry-run" : "enforce");
-	s.started_usec = m->started_usec;
-	s.updated_usec = now_ns(CLOCK_REALTIME) / 1000;
-	s.update_interval_usec = m->interval_usec;
-	s.config_generation = m->generation;
-	s.reloads = m->reloads;
-	s.reload_error = m->reload_error;
-	s.kernel_release = m->ks.release;
-	s.kernel_supported = m->ks.error[0] == '\0';
-	s.hooks = m->ks.hook_names;
-	s.libbpf = (char *)libbpf_version_string();
-	s.events_dropped = policy_maps_events_dropped(&m->pm);
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
-		struct slice_rt *rt = &m->rt[k];
-		const struct slice_settings *st = &rt->conf.settings;
-
-		if (!rt->in_use)
-			continue;
-		sl[n] = (struct slice_status){
-			.name = rt->conf.name,
-			.priority = rt->conf.priority,
-			.level = rt->level,
-			.slot = (int)k,
-			.file = rt->conf.file,
-			.cgroup = rt->cgroup ? rt->cgroup : (char *)"",
-			.cgroup_id = rt->cgroup_id,
-			.attach = rt->attach,
-			.reason = rt->reason,
-			.protect = (char *)protect_mode_to_string(st->protect),
-			.fault_rate_threshold = st->fault_rate,
-			.cpu_usage_threshold = st->cpu_usage_percent,
-			.window_usec = st->window_usec,
-			.hold_usec = st->hold_usec,
-			.delay_ms = st->throttle_delay_usec / 1000,
-			.max_continuous_usec = st->throttle_max_usec == USEC_INFINITY ? UINT64_MAX : st->throttle_max_usec,
-			.max_usage = st->protect_max_usage,
-			.fault_rate = rt->rate,
-			.cpu_percent = rt->cpu_percent,
-			.active = rt->active,
-			.throttling = rt->throttling,
-			.guard_tripped = rt->st.guard_tripped,
-			.protect_suspended = rt->suspended,
-			.faults = rt->st.faults,
-			.activations = rt->st.activations,
-			.active_usec = rt->st.active_ns / 1000,
-			.protect_decisions = rt->st.protect_decisions,
-			.throttle_decisions = rt->st.throttle_decisions,
-			.throttle_ms = rt->st.throttle_ms,
-			.guard_trips = rt->st.guard_trips,
-		};
-		n++;
-	}
-	s.slices = sl;
-	s.n_slices = n;
-	r = state_write_file(m->opt.state_file, &s);
-	if (r < 0)
-		log_warning("cannot write %s: %s", m->opt.state_file, strerror(-r));
-}
-
-/* [Activity] CPUUsage=: a slice busy on memory it already has takes no page faults; its CPU
- * time shows the work. Marks the slice active (through the next window plus the hold time,
- * like a window over the fault threshold) while it uses at least the configured share. */
-static void sample_cpu(struct manager *m, uint32_t gen, uint32_t slot, uint64_t now)
-{
-	struct slice_rt *rt = &m->rt[slot];
-	const struct slice_settings *st = &rt->conf.settings;
-	_cleanup_free_ char *dir = NULL;
-	uint64_t usage;
-
-	if (st->cpu_usage_percent && rt->cgroup)
-		dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
-	if (!dir || cgroup_read_cpu_usage_usec(dir, &usage) < 0) {
-		rt->last_cpu_ns = 0;
-		rt->cpu_percent = -1; /* not measured */
-		return;
-	}
-	if (rt->last_cpu_ns && now > rt->last_cpu_ns && usage >= rt->last_cpu_usec) {
-		rt->cpu_percent = (double)(usage - rt->last_cpu_usec) * 1e5 / (double)(now - rt->last_cpu_ns);
-		if (rt->cpu_percent >= (double)st->cpu_usage_percent)
-			policy_maps_mark_cpu_active(&m->pm, gen, slot, rt->level,
-						    now + (st->window_usec + st->hold_usec) * 1000);
-	}
-	rt->last_cpu_usec = usage;
-	rt->last_cpu_ns = now;
-}
-
-static void sample(struct manager *m)
-{
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
-	struct memcgd_levels lv = {};
-	uint32_t gen = policy_maps_active_gen(&m->pm);
-
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use)
-			sample_cpu(m, gen, k, now);
-	policy_maps_expire_cpu_levels(&m->pm, gen, now);
-	policy_maps_read_levels(&m->pm, gen, &lv);
-	policy_maps_merge_cpu_levels(&m->pm, gen, &lv);
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
-		struct slice_rt *rt = &m->rt[k];
-		bool was_active = rt->active;
-
-		if (!rt->in_use)
-			continue;
-		if (policy_maps_read_state(&m->pm, k, &rt->st) < 0)
-			continue;
-		if (rt->last_sample_ns && now > rt->last_sample_ns && rt->st.faults >= rt->last_faults)
-			rt->rate = (double)(rt->st.faults - rt->last_faults) * 1e9 / (double)(now - rt->last_sample_ns);
-		rt->last_faults = rt->st.faults;
-		rt->last_sample_ns = now;
-		rt->active = rt->st.active_until_ns > now || policy_maps_cpu_active_until(&m->pm, k) > now;
-		if (!was_active && rt->active && rt->st.active_until_ns <= now)
-			log_transition(LOG_INFO, "active", rt->conf.name, rt->conf.priority, (uint64_t)rt->cpu_percent,
-				       "%s: active, using %.0f%% CPU (threshold %" PRIu64 "%%)%s%s", rt->conf.name,
-				       rt->cpu_percent, rt->conf.settings.cpu_usage_percent,
-				       rt->conf.settings.protect == PROTECT_NONE ? "" : m->dry_run ? ", would protect (" : ", protected (",
-				       rt->conf.settings.protect == PROTECT_NONE ? "" : rt->conf.settings.protect == PROTECT_MIN ? "min)" : "low)");
-		/* active time includes the running episode */
-		if (rt->st.active_since_ns && rt->st.active_until_ns > rt->st.active_since_ns)
-			rt->st.active_ns += (rt->active ? now : rt->st.active_until_ns) - rt->st.active_since_ns;
-		if (was_active && !rt->active)
-			log_transition(LOG_INFO, "inactive", rt->conf.name, rt->conf.priority, 0,
-				       "%s: inactive (fault rate below %" PRIu64 "/s for the window and hold time)",
-				       rt->conf.name, rt->conf.settings.fault_rate);
-	}
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
-		struct slice_rt *rt = &m->rt[k];
-		bool throttling, suspended = false;
-
-		if (!rt->in_use)
-			continue;
-		throttling = rt->conf.settings.throttle_delay_usec && !rt->st.guard_tripped &&
-			     policy_higher_level_active(&lv, rt->level, now) && rt->cgroup;
-		if (throttling != rt->throttling) {
-			const char *why = highest_active_above(m, rt->level);
-
-			if (throttling)
-				log_transition(LOG_INFO, m->dry_run ? "would-throttle" : "throttle", rt->conf.name,
-					       rt->conf.priority, rt->conf.settings.throttle_delay_usec / 1000,
-					       "%s: %sthrottled by %" PRIu64 "ms per charge because %s (higher priority) is active",
-					       rt->conf.name, m->dry_run ? "would be " : "",
-					       rt->conf.settings.throttle_delay_usec / 1000, why ? why : "a higher priority slice");
-			else
-				log_transition(LOG_INFO, "unthrottle", rt->conf.name, rt->conf.priority, 0,
-					       "%s: no longer throttled", rt->conf.name);
-		}
-		rt->throttling = throttling;
-
-		/* [Protect] MaxUsage=: no protection while the slice is above it */
-		if (rt->conf.settings.protect_max_usage != SIZE_INFINITY && rt->cgroup) {
-			_cleanup_free_ char *dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
-			uint64_t cur;
-
-			if (dir && cgroup_read_memory_value(dir, "memory.current", &cur) == 0)
-				suspended = cur > rt->conf.settings.protect_max_usage;
-		}
-		if (suspended != rt->suspended) {
-			policy_maps_set_protect_suspended(&m->pm, k, suspended);
-			log_transition(LOG_NOTICE, suspended ? "protect-suspended" : "protect-resumed", rt->conf.name,
-				       rt->conf.priority, rt->conf.settings.protect_max_usage,
-				       suspended ? "%s: uses more than MaxUsage=, not protected until it shrinks"
-						 : "%s: back under MaxUsage=, protected again while active", rt->conf.name);
-			rt->suspended = suspended;
-		}
-	}
-}
-
-static int on_ring_event(void *ctx, void *data, size_t size)
-{
-	struct manager *m = ctx;
-	const struct memcgd_event *e = data;
-	struct slice_rt *rt;
-	char a[64];
-
-	if (size < sizeof(*e) || e->slot >= MEMCGD_MAX_SLICES)
-		return 0;
-	rt = &m->rt[e->slot];
-	if (!rt->in_use)
-		return 0;
-	switch (e->type) {
-	case MEMCGD_EV_ACTIVATED:
-		rt->active = true;
-		log_transition(LOG_INFO, "active", rt->conf.name, rt->conf.priority, e->value,
-			       "%s: active, %" PRIu64 " page faults within %s (threshold %" PRIu64 "/s)%s%s",
-			       rt->conf.name, (uint64_t)e->value, format_duration(a, sizeof(a), rt->conf.settings.window_usec),
-			       rt->conf.settings.fault_rate,
-			       rt->conf.settings.protect == PROTECT_NONE ? "" : m->dry_run ? ", would protect (" : ", protected (",
-			       rt->conf.settings.protect == PROTECT_NONE ? "" : rt->conf.settings.protect == PROTECT_MIN ? "min)" : "low)");
-		break;
-	case MEMCGD_EV_GUARD_TRIPPED:
-		log_transition(LOG_WARNING, "guard-tripped", rt->conf.name, rt->conf.priority, e->value / 1000,
-			       "%s: throttled continuously for %s, longer than MaxContinuous=; throttling stopped "
-			       "until the higher-priority activity ends", rt->conf.name,
-			       format_duration(a, sizeof(a), e->value / 1000 - e->value / 1000 % USEC_PER_MSEC));
-		break;
-	case MEMCGD_EV_GUARD_CLEARED:
-		log_transition(LOG_NOTICE, "guard-cleared", rt->conf.name, rt->conf.priority, 0,
-			       "%s: higher-priority activity ended, guard reset", rt->conf.name);
-		break;
-	}
-	return 0;
+out:
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	mgr_notify_status(m);
 }
 
 static int on_events_fd(sd_event_source *s, int fd, uint32_t revents, void *userdata)
@@ -682,18 +218,79 @@ static int on_events_fd(sd_event_source *s, int fd, uint32_t revents, void *user
 	return 0;
 }
 
+/* ---- the bus: reconnect with a backoff ---- */
+
+static void on_unit_changed(const char *unit, void *userdata);
+
+static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+	int r;
+
+	if (m->bus) {
+		sd_bus_flush_close_unref(m->bus);
+		m->bus = NULL;
+	}
+	r = bus_connect(m->event, on_unit_changed, m, &m->bus);
+	if (r < 0) {
+		m->bus_failures++;
+		log_warning("cannot connect to systemd's bus (%s), attempt %u; next in %" PRIu64 " s, finding slices "
+			    "by their cgroup paths meanwhile", strerror(-r), m->bus_failures,
+			    mgr_backoff_usec(m->bus_failures) / USEC_PER_SEC);
+		sd_event_source_set_time_relative(s, mgr_backoff_usec(m->bus_failures));
+		sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+		return 0;
+	}
+	log_transition(LOG_NOTICE, "bus-connected", NULL, 0, m->bus_failures,
+		       "connected to the system bus again after %u attempt%s", m->bus_failures,
+		       m->bus_failures == 1 ? "" : "s");
+	m->bus_failures = 0;
+	/* signals may have been missed meanwhile */
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (m->rt[k].in_use)
+			m->rt[k].dirty = true;
+	mgr_schedule_resolve(m);
+	return 0;
+}
+
+/* The bus connection broke: slices are found by their paths until a reconnect succeeds. */
+void mgr_bus_lost(struct manager *m, const char *why)
+{
+	int enabled = SD_EVENT_OFF;
+
+	if (m->reconnect_src)
+		(void)sd_event_source_get_enabled(m->reconnect_src, &enabled);
+	if (!m->opt.use_bus || enabled != SD_EVENT_OFF)
+		return;
+	log_transition(LOG_WARNING, "bus-lost", NULL, 0, 0, "lost the system bus (%s): reconnecting", why);
+	m->bus_failures = 1;
+	if (!m->reconnect_src &&
+	    sd_event_add_time_relative(m->event, &m->reconnect_src, CLOCK_MONOTONIC, mgr_backoff_usec(1), 0,
+				       on_reconnect, m) < 0)
+		return;
+	sd_event_source_set_time_relative(m->reconnect_src, mgr_backoff_usec(1));
+	sd_event_source_set_enabled(m->reconnect_src, SD_EVENT_ONESHOT);
+	/* the dead connection is dropped by on_reconnect, outside its own dispatch */
+	if (m->bus)
+		sd_bus_close(m->bus);
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct manager *m = userdata;
 	static unsigned n;
 
 	ring_buffer__consume(m->pm.events);
+	if (m->bus && sd_bus_is_open(m->bus) <= 0)
+		mgr_bus_lost(m, "connection closed");
 	/* unresolved slices every tick (the 1 s attach bound even without bus signals), all of
 	 * them every 10 ticks (to notice slices that stopped while signals were missed) */
-	resolve_all(m, ++n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
-	sample(m);
-	write_state(m);
-	notify_status(m);
+	if (++n % 10 == 0)
+		mgr_refresh_exempt(m);
+	mgr_resolve_all(m, n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
+	mgr_sample(m);
+	mgr_write_state(m);
+	mgr_notify_status(m);
 	sd_event_source_set_time(s, usec + m->interval_usec);
 	return 0;
 }
@@ -702,8 +299,8 @@ static int on_resolve(sd_event_source *s, void *userdata)
 {
 	struct manager *m = userdata;
 
-	resolve_all(m, RESOLVE_PENDING);
-	write_state(m);
+	mgr_resolve_all(m, RESOLVE_PENDING);
+	mgr_write_state(m);
 	return 0;
 }
 
@@ -714,14 +311,14 @@ static void on_unit_changed(const char *unit, void *userdata)
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
 		if (m->rt[k].in_use && streq(m->rt[k].conf.name, unit)) {
 			m->rt[k].dirty = true;
-			schedule_resolve(m);
+			mgr_schedule_resolve(m);
 		}
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	reload(userdata);
-	write_state(userdata);
+	mgr_write_state(userdata);
 	return 0;
 }
 
@@ -744,18 +341,43 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	memset(m, 0, sizeof(*m));
 	m->opt = *opt;
 	m->state = "starting";
-	m->started_usec = now_ns(CLOCK_REALTIME) / 1000;
+	m->started_usec = mgr_now_ns(CLOCK_REALTIME) / 1000;
+	{
+		struct sysinfo si;
 
-	r = config_load(opt->root, &c, &d);
+		m->ram_bytes = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
+	}
+
+	/* before anything slow (configuration, BPF load): a SIGHUP or SIGTERM that arrives early
+	 * waits for the event loop instead of killing the daemon by its default action */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -errno;
+
+	r = config_load_skipping(opt->root, &c, &d);
 	if (r < 0) {
 		char first[512] = "";
 
-		log_diagnostics(&d, first, sizeof(first));
+		mgr_log_diagnostics(&d, first, sizeof(first));
 		log_error("invalid configuration, not starting (check with: memcgctl check)");
 		sd_notifyf(0, "STATUS=invalid configuration: %s", first);
 		memcgd_config_done(&c);
 		diag_list_clear(&d);
 		return r == -ENOMEM ? r : -EINVAL;
+	}
+	if (r > 0) {
+		char first[512] = "";
+
+		/* one bad drop-in does not stop the others (memcgd.d(5), "Invalid files") */
+		mgr_log_diagnostics(&d, first, sizeof(first));
+		log_transition(LOG_ERR, "skipped", NULL, 0, d.n,
+			       "left out invalid configuration (%zu problem%s), the other slices are managed: %s",
+			       d.n, d.n == 1 ? "" : "s", first);
+		m->skipped = d;
+		memset(&d, 0, sizeof(d));
 	}
 	diag_list_clear(&d);
 	m->dry_run = opt->dry_run || c.daemon.dry_run;
@@ -779,7 +401,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		return -EOPNOTSUPP;
 	}
 
-	r = policy_maps_open(&m->pm, m->dry_run, on_ring_event, m);
+	r = policy_maps_open(&m->pm, m->dry_run, mgr_on_ring_event, m);
 	if (r < 0) {
 		memcgd_config_done(&c);
 		return r;
@@ -794,11 +416,6 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	r = sd_event_default(&m->event);
 	if (r < 0)
 		return r;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
 	if ((r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0 ||
 	    (r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
 	    (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0)
@@ -819,11 +436,14 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 
 	if (opt->use_bus) {
 		r = bus_connect(m->event, on_unit_changed, m, &m->bus);
-		if (r < 0)
+		if (r < 0) {
 			log_warning("cannot connect to systemd's bus (%s): finding slices by their cgroup "
-				    "paths instead", strerror(-r));
+				    "paths until it is back", strerror(-r));
+			mgr_bus_lost(m, strerror(-r));
+		}
 	}
-	resolve_all(m, RESOLVE_ALL);
+	mgr_refresh_exempt(m);
+	mgr_resolve_all(m, RESOLVE_ALL);
 
 	/* everything privileged is done except creating links for slices that start later */
 	r = caps_drop_to_runtime_set(!m->dry_run);
@@ -831,9 +451,9 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		log_warning("continuing with the capabilities memcgd was started with");
 
 	m->state = "running";
-	write_state(m);
+	mgr_write_state(m);
 	sd_notify(0, "READY=1");
-	notify_status(m);
+	mgr_notify_status(m);
 	log_info("memcgd %s: %zu slices configured, %s", m->dry_run ? "dry run" : "running", m->config.n_slices,
 		 m->dry_run ? "measuring only (no memcg_bpf_ops attached)" : "enforcing");
 	return 0;
@@ -858,9 +478,12 @@ void manager_free(struct manager *m)
 	sd_event_source_unref(m->tick_src);
 	sd_event_source_unref(m->resolve_src);
 	sd_event_source_unref(m->events_src);
+	sd_event_source_unref(m->reconnect_src);
 	sd_bus_flush_close_unref(m->bus);
 	sd_event_unref(m->event);
 	if (m->pm.skel)
 		policy_maps_close(&m->pm);
 	memcgd_config_done(&m->config);
+	diag_list_clear(&m->skipped);
+	exempt_set_done(&m->exempt);
 }

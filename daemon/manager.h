@@ -8,8 +8,20 @@
 #include <systemd/sd-event.h>
 
 #include "conf.h"
+#include "exempt.h"
 #include "kernel-probe.h"
 #include "policy-maps.h"
+
+/* Where a slice stands; shown as a string in the state file (attach_state_to_string). */
+enum attach_state {
+	ATTACH_NOT_RUNNING, /* not resolved yet, or its slice is not running */
+	ATTACH_ATTACHED,    /* memcg_bpf_ops linked to its cgroup */
+	ATTACH_DRY_RUN,     /* measured only */
+	ATTACH_FAILED,      /* the attach failed (retried with a backoff) */
+	ATTACH_REMOVED,     /* no longer configured */
+};
+
+const char *attach_state_to_string(enum attach_state a);
 
 struct slice_rt {
 	bool in_use;
@@ -18,9 +30,11 @@ struct slice_rt {
 	char *cgroup;                /* below the cgroup root, NULL while not running */
 	uint64_t cgroup_id;
 	struct bpf_link *link;
-	char attach[16];             /* attached | not-running | dry-run | failed */
+	enum attach_state attach;
 	char reason[256];
 	bool dirty;                  /* resolve at the next opportunity */
+	unsigned attach_failures;    /* in a row: the retry backs off (1 s, 2 s, ... 1 min) */
+	uint64_t retry_at_usec;      /* CLOCK_MONOTONIC: no attach retry before this */
 	/* sampled by the update tick */
 	struct memcgd_slice_state st;
 	uint64_t last_faults;
@@ -48,6 +62,8 @@ struct manager {
 	sd_event_source *tick_src;
 	sd_event_source *resolve_src;
 	sd_event_source *events_src;
+	sd_event_source *reconnect_src; /* bus reconnect timer (backoff) */
+	unsigned bus_failures;       /* reconnect attempts in a row */
 	struct policy_maps pm;
 	struct memcgd_config config;
 	char *slots[MEMCGD_MAX_SLICES];
@@ -56,9 +72,12 @@ struct manager {
 	uint64_t generation;
 	uint64_t reloads;
 	char reload_error[512];
+	struct diag_list skipped;    /* files left out at start (config_load_skipping) */
+	struct exempt_set exempt;    /* cgroups never delayed (self-protection) */
 	const char *state;
 	uint64_t started_usec;
 	uint64_t interval_usec;
+	uint64_t ram_bytes;          /* MemTotal: the default MaxUsage= is a share of it */
 };
 
 int manager_start(struct manager *m, const struct manager_options *opt);

@@ -3,8 +3,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <systemd/sd-bus.h>
 #include <time.h>
 
 #include "cgroup-files.h"
@@ -40,8 +44,9 @@ static void help(void)
 	       "Commands:\n"
 	       "  status [SLICE]    daemon state, kernel support and, per managed slice, its cgroup,\n"
 	       "                    priority, attachment, live fault rate, activity, counters and memory\n"
-	       "  reload            make memcgd re-read its configuration and wait for the result\n"
-	       "                    (exit 1 when it was refused: the previous policy stays)\n"
+	       "  reload            make memcgd (memcgd.service's main process) re-read its configuration\n"
+	       "                    and wait for the result (exit 1 when it was refused: the previous\n"
+	       "                    policy stays); needs root\n"
 	       "  check [FILE...]   validate the configuration (default: memcgd.conf and memcgd.d/*.conf\n"
 	       "                    from /etc, /run, /usr/local/lib, /usr/lib) without running anything\n"
 	       "\n"
@@ -87,19 +92,7 @@ static int not_running(const char *why)
 	int r = kernel_probe(NULL, &ks);
 
 	if (arg.json) {
-		printf("{\"daemon\":{\"running\":false,\"reason\":");
-		json_string(stdout, why);
-		printf("},\"kernel\":{\"release\":");
-		json_string(stdout, ks.release);
-		printf(",\"supported\":%s,\"hooks\":[", r == 0 ? "true" : "false");
-		for (const char *h = ks.hook_names; *h;) {
-			size_t n = strcspn(h, " ");
-
-			printf("%s\"%.*s\"", h == ks.hook_names ? "" : ",", (int)n, h);
-			h += n;
-			h += strspn(h, " ");
-		}
-		printf("]},\"slices\":[]}\n");
+		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names);
 	} else {
 		printf("memcgd is not running (%s).\n", why);
 		printf("Start it with: systemctl start memcgd\n");
@@ -162,26 +155,145 @@ static bool pid_alive(pid_t pid)
 	return pid > 0 && !(kill(pid, 0) < 0 && errno == ESRCH);
 }
 
-static int cmd_reload(void)
+/* memcgd's pid as systemd knows it: MainPID of memcgd.service (0 when it is not running).
+ * Returns 0, or -errno with the reason in err. */
+static int systemd_main_pid(pid_t *ret, char *err, size_t len)
 {
-	struct daemon_status s;
-	uint64_t before;
-	pid_t pid;
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	sd_bus *bus = NULL;
+	const char *path;
+	uint32_t pid = 0;
 	int r;
 
-	r = state_read_file(arg.state_file, &s);
-	if (r < 0 || !pid_alive(s.pid)) {
-		fprintf(stderr, "memcgctl: memcgd is not running (%s)\n",
-			r < 0 ? strerror(-r) : "its process is gone");
+	r = sd_bus_open_system(&bus);
+	if (r < 0) {
+		snprintf(err, len, "cannot reach systemd on the system bus: %s", strerror(-r));
+		return r;
+	}
+	r = sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+			       "org.freedesktop.systemd1.Manager", "GetUnit", &error, &reply, "s", "memcgd.service");
+	if (r < 0) {
+		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit")) {
+			*ret = 0;
+			r = 0;
+		} else {
+			snprintf(err, len, "systemd GetUnit(memcgd.service): %s", error.message ? error.message : strerror(-r));
+		}
+		goto out;
+	}
+	r = sd_bus_message_read(reply, "o", &path);
+	if (r >= 0)
+		r = sd_bus_get_property_trivial(bus, "org.freedesktop.systemd1", path,
+						"org.freedesktop.systemd1.Service", "MainPID", &error, 'u', &pid);
+	if (r < 0) {
+		snprintf(err, len, "cannot read MainPID of memcgd.service: %s", error.message ? error.message : strerror(-r));
+		goto out;
+	}
+	*ret = (pid_t)pid;
+out:
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&error);
+	sd_bus_flush_close_unref(bus);
+	return r;
+}
+
+/* A pidfd for pid after checking that it is memcgd (its comm). The pidfd pins the process: a
+ * pid reused after the check cannot receive the signal. Returns the fd or -errno. */
+static int open_memcgd(pid_t pid, uid_t *ret_uid, char *err, size_t len)
+{
+	char path[64], comm[32] = "";
+	struct stat st;
+	int fd, r;
+	FILE *f;
+
+	fd = pidfd_open(pid, 0);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, len, "process %d: %s", (int)pid, r == -ESRCH ? "gone" : strerror(-r));
+		return r;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	/* read after opening the pidfd: if the process is still alive now, this was its comm */
+	if (stat(path, &st) < 0 || (pidfd_send_signal(fd, 0, NULL, 0) < 0 && errno != EPERM)) {
+		snprintf(err, len, "process %d is gone", (int)pid);
+		close(fd);
+		return -ESRCH;
+	}
+	if (!streq(comm, "memcgd")) {
+		snprintf(err, len, "process %d is '%s', not memcgd (a stale pid?)", (int)pid, comm);
+		close(fd);
+		return -ESRCH;
+	}
+	*ret_uid = st.st_uid;
+	return fd;
+}
+
+static int cmd_reload(bool use_systemd)
+{
+	struct daemon_status s;
+	_cleanup_close_ int pidfd = -1;
+	uint64_t before = 0;
+	char err[256];
+	const char *env;
+	pid_t pid = 0;
+	uid_t uid = (uid_t)-1;
+	int r;
+
+	/* which process: systemd's MainPID (ExecReload= gets it as $MAINPID), never a pid that
+	 * only a file remembers; a memcgd started by hand with --state-file is found through it */
+	env = getenv("MAINPID");
+	if (use_systemd && env && getenv("INVOCATION_ID")) {
+		pid = (pid_t)strtol(env, NULL, 10);
+	} else if (use_systemd) {
+		r = systemd_main_pid(&pid, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "memcgctl: cannot find memcgd: %s\n", err);
+			return EXIT_FAILURE;
+		}
+		if (pid <= 0) {
+			fprintf(stderr, "memcgctl: memcgd is not running (memcgd.service has no main process); "
+				"start it with: systemctl start memcgd\n");
+			return EXIT_NOT_RUNNING;
+		}
+	} else {
+		r = state_read_file(arg.state_file, &s);
+		pid = r < 0 ? 0 : s.pid;
 		daemon_status_done(&s);
+		if (pid <= 0) {
+			fprintf(stderr, "memcgctl: memcgd is not running (%s: %s)\n", arg.state_file,
+				r < 0 ? strerror(-r) : "no pid");
+			return EXIT_NOT_RUNNING;
+		}
+	}
+	pidfd = open_memcgd(pid, &uid, err, sizeof(err));
+	if (pidfd < 0) {
+		fprintf(stderr, "memcgctl: memcgd is not running: %s\n", err);
 		return EXIT_NOT_RUNNING;
 	}
-	before = s.reloads;
-	pid = s.pid;
-	daemon_status_done(&s);
-	if (kill(pid, SIGHUP) < 0) {
-		fprintf(stderr, "memcgctl: cannot signal memcgd (pid %d): %s\n", (int)pid, strerror(errno));
+	if (geteuid() != 0 && geteuid() != uid) {
+		fprintf(stderr, "memcgctl: permission denied: only root can reload memcgd (pid %d); "
+			"status works for everyone. Try: sudo systemctl reload memcgd\n", (int)pid);
 		return EXIT_FAILURE;
+	}
+	if (state_read_file(arg.state_file, &s) == 0 && s.pid == pid)
+		before = s.reloads;
+	else if (!use_systemd) {
+		fprintf(stderr, "memcgctl: %s does not belong to memcgd (pid %d)\n", arg.state_file, (int)pid);
+		daemon_status_done(&s);
+		return EXIT_FAILURE;
+	}
+	daemon_status_done(&s);
+	if (pidfd_send_signal(pidfd, SIGHUP, NULL, 0) < 0) {
+		fprintf(stderr, "memcgctl: cannot signal memcgd (pid %d): %s\n", (int)pid, strerror(errno));
+		return errno == EPERM ? EXIT_FAILURE : EXIT_NOT_RUNNING;
 	}
 	for (int i = 0; i < 300; i++) { /* 30 s */
 		struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
@@ -200,7 +312,7 @@ static int cmd_reload(void)
 			return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 		}
 		daemon_status_done(&s);
-		if (!pid_alive(pid)) {
+		if (pidfd_send_signal(pidfd, 0, NULL, 0) < 0) {
 			fprintf(stderr, "memcgctl: memcgd (pid %d) exited during the reload\n", (int)pid);
 			return EXIT_FAILURE;
 		}
@@ -311,7 +423,8 @@ int main(int argc, char **argv)
 	if (streq(argv[0], "check"))
 		return cmd_check(argc, argv);
 	if (streq(argv[0], "reload") && argc == 1)
-		return cmd_reload();
+		/* a state file of one's own (memcgd --state-file=) names a memcgd not run by systemd */
+		return cmd_reload(streq(arg.state_file, MEMCGD_STATE_FILE));
 	fprintf(stderr, "memcgctl: unknown command '%s' (see memcgctl --help)\n", argv[0]);
 	return EXIT_FAILURE;
 }

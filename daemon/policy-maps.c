@@ -350,3 +350,40 @@ struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *
 	*err = link ? 0 : -errno;
 	return link;
 }
+
+int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n)
+{
+	int fd = bpf_map__fd(pm->skel->maps.exempt);
+	uint64_t key, next, stale[MEMCGD_MAX_EXEMPT];
+	size_t n_stale = 0;
+	uint32_t one = 1;
+	int r = 0;
+
+	/* add first, then remove what left: a cgroup in both sets is exempt throughout */
+	for (size_t i = 0; i < n; i++)
+		if (bpf_map_update_elem(fd, &ids[i], &one, BPF_ANY) < 0)
+			r = -errno;
+	for (uint64_t *prev = NULL; n_stale < MEMCGD_MAX_EXEMPT && bpf_map_get_next_key(fd, prev, &next) == 0;
+	     prev = &key) {
+		bool keep = false;
+
+		key = next;
+		for (size_t i = 0; i < n; i++)
+			keep |= ids[i] == key;
+		if (!keep)
+			stale[n_stale++] = key;
+	}
+	for (size_t i = 0; i < n_stale; i++)
+		bpf_map_delete_elem(fd, &stale[i]);
+	return r;
+}
+
+uint64_t policy_maps_exempt_skips(const struct policy_maps *pm)
+{
+	return __atomic_load_n(&pm->skel->bss->exempt_skips, __ATOMIC_RELAXED);
+}
+
+int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id)
+{
+	return update(pm->skel->maps.slice_root, &slot, &cgroup_id);
+}

@@ -61,3 +61,10 @@ int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot);
 /* One memcg_bpf_ops link on the cgroup directory fd, with BPF_F_ALLOW_OVERRIDE. NULL and
  * *err = -errno on failure. */
 struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *err);
+
+/* Replaces the set of cgroups that are never delayed (bpf/memcgd.h, exempt). */
+int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n);
+/* Delays not applied because the cgroup was exempt, since load. */
+uint64_t policy_maps_exempt_skips(const struct policy_maps *pm);
+/* The slice's own cgroup (0 when detached), where below_low/below_min read its usage. */
+int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id);

@@ -37,6 +37,14 @@ int policy_levels(const struct memcgd_config *c, uint32_t *levels)
 	return (int)n;
 }
 
+uint64_t policy_max_usage(const struct slice_settings *s, uint64_t ram_bytes)
+{
+	if (s->protect_max_usage != MAX_USAGE_DEFAULT)
+		return s->protect_max_usage;
+	/* unknown memory size: no ceiling rather than a ceiling of 0 */
+	return ram_bytes ? ram_bytes / 100 * MAX_USAGE_DEFAULT_PERCENT : SIZE_INFINITY;
+}
+
 void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id, struct memcgd_policy *out)
 {
 	const struct slice_settings *st = &s->settings;
@@ -48,12 +56,17 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 	out->faults_per_window = per_window ? per_window : 1;
 	out->window_ns = st->window_usec * 1000;
 	out->hold_ns = st->hold_usec * 1000;
-	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY ? 0 : st->throttle_max_usec * 1000;
+	/* the parser bounds MaxContinuous= to a year; a larger value (never from a file) saturates
+	 * to "no guard" rather than wrapping to a few nanoseconds */
+	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY || st->throttle_max_usec > UINT64_MAX / 1000
+				       ? 0 : st->throttle_max_usec * 1000;
 	out->level = level;
 	out->protect = st->protect == PROTECT_MIN ? MEMCGD_PROTECT_MIN
 		     : st->protect == PROTECT_LOW ? MEMCGD_PROTECT_LOW : MEMCGD_PROTECT_NONE;
 	out->delay_ms = (uint32_t)(st->throttle_delay_usec / USEC_PER_MSEC);
 	out->flags = MEMCGD_POLICY_IN_USE;
+	/* 0 is "no ceiling" in the map; an unresolved default (0) means that as well */
+	out->max_usage_bytes = st->protect_max_usage == SIZE_INFINITY ? 0 : st->protect_max_usage;
 }
 
 int policy_assign_slots(char **slots, const struct memcgd_config *c, int *slot_of, bool *fresh)

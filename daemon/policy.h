@@ -13,7 +13,11 @@
  * or -E2BIG when there are more than MEMCGD_MAX_LEVELS distinct priorities. */
 int policy_levels(const struct memcgd_config *c, uint32_t *levels);
 
-/* The map value for one slice. */
+/* [Protect] MaxUsage= in bytes for a machine with ram_bytes of memory: the default share when not
+ * set, SIZE_INFINITY when set to infinity. */
+uint64_t policy_max_usage(const struct slice_settings *s, uint64_t ram_bytes);
+
+/* The map value for one slice (its MaxUsage= must be resolved by policy_max_usage first). */
 void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id,
 		    struct memcgd_policy *out);
 

@@ -22,12 +22,18 @@ void daemon_status_done(struct daemon_status *s)
 	for (size_t i = 0; i < s->n_slices; i++)
 		slice_status_done(&s->slices[i]);
 	free(s->slices);
+	for (size_t i = 0; i < s->n_skipped; i++) {
+		free(s->skipped[i].file);
+		free(s->skipped[i].message);
+	}
+	free(s->skipped);
 	free(s->state);
 	free(s->mode);
 	free(s->reload_error);
 	free(s->kernel_release);
 	free(s->hooks);
 	free(s->libbpf);
+	free(s->exempt);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -73,6 +79,8 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_str(f, "hooks", s->hooks);
 	put_str(f, "libbpf", s->libbpf);
 	put_u64(f, "events_dropped", s->events_dropped);
+	put_str(f, "exempt", s->exempt);
+	put_u64(f, "exempt_skips", s->exempt_skips);
 	fputc('\n', f);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
@@ -108,6 +116,14 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_u64(f, "throttle_decisions", sl->throttle_decisions);
 		put_u64(f, "throttle_ms", sl->throttle_ms);
 		put_u64(f, "guard_trips", sl->guard_trips);
+		put_u64(f, "ceiling_refusals", sl->ceiling_refusals);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < s->n_skipped; i++) {
+		fputs("skipped", f);
+		put_str(f, "file", s->skipped[i].file);
+		put_u64(f, "line", s->skipped[i].line);
+		put_str(f, "message", s->skipped[i].message);
 		fputc('\n', f);
 	}
 	fflush(f);
@@ -192,6 +208,10 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		return set_str(&s->libbpf, v);
 	else if (streq(k, "events_dropped"))
 		s->events_dropped = u64(v);
+	else if (streq(k, "exempt"))
+		return set_str(&s->exempt, v);
+	else if (streq(k, "exempt_skips"))
+		s->exempt_skips = u64(v);
 	return 0;
 }
 
@@ -216,6 +236,7 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		{ "throttle_decisions", offsetof(struct slice_status, throttle_decisions) },
 		{ "throttle_ms", offsetof(struct slice_status, throttle_ms) },
 		{ "guard_trips", offsetof(struct slice_status, guard_trips) },
+		{ "ceiling_refusals", offsetof(struct slice_status, ceiling_refusals) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
@@ -256,6 +277,17 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 	return 0;
 }
 
+static int skipped_field(struct config_problem *p, const char *k, const char *v)
+{
+	if (streq(k, "file"))
+		return set_str(&p->file, v);
+	if (streq(k, "message"))
+		return set_str(&p->message, v);
+	if (streq(k, "line"))
+		p->line = (unsigned)u64(v);
+	return 0;
+}
+
 int state_read(FILE *f, struct daemon_status *ret)
 {
 	_cleanup_free_ char *line = NULL;
@@ -266,6 +298,7 @@ int state_read(FILE *f, struct daemon_status *ret)
 	memset(ret, 0, sizeof(*ret));
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct slice_status *sl = NULL;
+		struct config_problem *pr = NULL;
 		char *save = NULL, *tok;
 
 		if (line[n - 1] == '\n')
@@ -284,6 +317,14 @@ int state_read(FILE *f, struct daemon_status *ret)
 			sl = &v[ret->n_slices++];
 			memset(sl, 0, sizeof(*sl));
 			sl->slot = -1;
+		} else if (streq(tok, "skipped")) {
+			struct config_problem *v = realloc(ret->skipped, (ret->n_skipped + 1) * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			ret->skipped = v;
+			pr = &v[ret->n_skipped++];
+			memset(pr, 0, sizeof(*pr));
 		} else {
 			continue; /* a record type from a newer memcgd */
 		}
@@ -295,7 +336,8 @@ int state_read(FILE *f, struct daemon_status *ret)
 				continue;
 			*eq = '\0';
 			unescape(eq + 1);
-			r = sl ? slice_field(sl, tok, eq + 1) : daemon_field(ret, tok, eq + 1);
+			r = sl ? slice_field(sl, tok, eq + 1)
+			  : pr ? skipped_field(pr, tok, eq + 1) : daemon_field(ret, tok, eq + 1);
 			if (r < 0)
 				return r;
 		}

@@ -4,6 +4,7 @@
  * Format: one record per line, fields separated by tabs:
  *   daemon<TAB>key=value<TAB>key=value...
  *   slice<TAB>key=value...
+ *   skipped<TAB>file=...<TAB>line=...<TAB>message=...
  * Values escape backslash, tab and newline as \\, \t, \n. Unknown keys are ignored, so
  * memcgctl and memcgd of different versions still understand each other. */
 #pragma once
@@ -47,9 +48,17 @@ struct slice_status {
 	uint64_t throttle_decisions;
 	uint64_t throttle_ms;
 	uint64_t guard_trips;
+	uint64_t ceiling_refusals;     /* protection refused in the hook: above MaxUsage= */
 	/* memory.* files, read by memcgctl at display time */
 	bool have_memory;
 	uint64_t memory_current, memory_min, memory_low, memory_high; /* UINT64_MAX = max */
+};
+
+/* A configuration file left out at start (memcgd.d(5), "Invalid files"): one per diagnostic. */
+struct config_problem {
+	char *file;
+	unsigned line;       /* 0: the file as a whole */
+	char *message;
 };
 
 struct daemon_status {
@@ -67,8 +76,12 @@ struct daemon_status {
 	char *hooks;         /* memcg_bpf_ops hooks of the running kernel, space separated */
 	char *libbpf;
 	uint64_t events_dropped;
+	char *exempt;        /* cgroups never delayed (self-protection), space separated */
+	uint64_t exempt_skips; /* delays not applied to them */
 	struct slice_status *slices;
 	size_t n_slices;
+	struct config_problem *skipped; /* files left out of the configuration in force */
+	size_t n_skipped;
 };
 
 void daemon_status_done(struct daemon_status *s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <string.h>
 #include <time.h>
 
@@ -84,6 +85,9 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 		"%" PRIu64 " guard trips%s\n", "Decisions:", sl->protect_decisions, sl->throttle_decisions,
 		format_duration(b, sizeof(b), sl->throttle_ms * USEC_PER_MSEC), sl->guard_trips,
 		sl->guard_tripped ? " (guard holding now)" : "");
+	if (sl->ceiling_refusals || sl->protect_suspended)
+		fprintf(f, "  %-13s %" PRIu64 " protections refused above MaxUsage=%s\n", "Ceiling:",
+			sl->ceiling_refusals, sl->protect_suspended ? "; over it now: not protected until it shrinks" : "");
 	if (sl->have_memory)
 		fprintf(f, "  %-13s current %s, min %s, low %s, high %s\n", "Memory:",
 			fmt_mem(a, sizeof(a), sl->memory_current), fmt_mem(b, sizeof(b), sl->memory_min),
@@ -119,6 +123,21 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 			s->n_slices == 1 ? "" : "s");
 	if (s->events_dropped)
 		fprintf(f, "%-9s %" PRIu64 " transition events lost (ring buffer full)\n", "Warning:", s->events_dropped);
+	if (s->exempt && s->exempt[0])
+		fprintf(f, "%-9s never delayed: %s (%" PRIu64 " delays skipped)\n", "Exempt:", s->exempt,
+			s->exempt_skips);
+	for (size_t i = 0; i < s->n_skipped; i++) {
+		const struct config_problem *p = &s->skipped[i];
+
+		if (p->line)
+			fprintf(f, "%-9s %s:%u: %s\n", i ? "" : "Skipped:", p->file ? p->file : "?", p->line,
+				p->message ? p->message : "");
+		else
+			fprintf(f, "%-9s %s: %s\n", i ? "" : "Skipped:", p->file ? p->file : "?",
+				p->message ? p->message : "");
+	}
+	if (s->n_skipped)
+		fprintf(f, "%-9s the files above are not in force; the other slices are (memcgctl check)\n", "");
 
 	if (s->n_slices == 0) {
 		fprintf(f, "\nNo slices configured: add files to /etc/memcgd.d (see memcgd.d(5)).\n");
@@ -140,144 +159,186 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 			render_slice_block(f, &s->slices[i], n_levels);
 }
 
-void json_string(FILE *f, const char *s)
+/* ---- JSON (json-c): one shape whatever the state; "version" changes when keys change meaning ---- */
+
+static struct json_object *jstr(const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+	return json_object_new_string(s ? s : "");
+}
+
+static struct json_object *jstr_or_null(const char *s)
+{
+	return s && s[0] ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *ju64(uint64_t v)
+{
+	/* json-c has no unsigned 64-bit integers: counters stay far below 2^63 */
+	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static struct json_object *ju64_or_null(uint64_t v)
+{
+	return v == UINT64_MAX ? NULL : ju64(v);
+}
+
+static struct json_object *jmem(uint64_t v)
+{
+	return v == UINT64_MAX ? json_object_new_string("max") : ju64(v);
+}
+
+static struct json_object *jdouble1(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+/* "a b c" -> ["a","b","c"] */
+static struct json_object *jwords(const char *words)
+{
+	struct json_object *a = json_object_new_array();
+	const char *h = words ? words : "";
+
+	while (*h) {
+		size_t n = strcspn(h, " ");
+
+		if (n)
+			json_object_array_add(a, json_object_new_string_len(h, (int)n));
+		h += n;
+		h += strspn(h, " ");
 	}
-	fputc('"', f);
+	return a;
 }
 
-static void json_opt_u64(FILE *f, uint64_t v)
+static struct json_object *json_slice(const struct slice_status *sl)
 {
-	if (v == UINT64_MAX)
-		fputs("null", f);
-	else
-		fprintf(f, "%" PRIu64, v);
-}
+	struct json_object *o = json_object_new_object(), *pol, *cnt, *mem;
 
-static void json_mem(FILE *f, uint64_t v)
-{
-	if (v == UINT64_MAX)
-		fputs("\"max\"", f);
-	else
-		fprintf(f, "%" PRIu64, v);
-}
-
-static void json_slice(FILE *f, const struct slice_status *sl)
-{
-	fputs("{\"name\":", f);
-	json_string(f, sl->name);
-	fprintf(f, ",\"priority\":%ld,\"level\":%u,\"config_file\":", sl->priority, sl->level);
-	json_string(f, sl->file);
-	fputs(",\"cgroup\":", f);
-	if (sl->cgroup && sl->cgroup[0])
-		json_string(f, sl->cgroup);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"cgroup_id\":%" PRIu64 ",\"attached\":%s,\"attach_state\":", sl->cgroup_id,
-		sl->attach && streq(sl->attach, "attached") ? "true" : "false");
-	json_string(f, sl->attach);
-	fputs(",\"reason\":", f);
-	if (sl->reason && sl->reason[0])
-		json_string(f, sl->reason);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"policy\":{\"page_fault_rate\":%" PRIu64 ",\"cpu_usage_percent\":%" PRIu64
-		",\"window_usec\":%" PRIu64 ",\"hold_usec\":%" PRIu64 ",\"protect\":", sl->fault_rate_threshold,
-		sl->cpu_usage_threshold, sl->window_usec, sl->hold_usec);
-	json_string(f, sl->protect);
-	fputs(",\"max_usage\":", f);
-	json_opt_u64(f, sl->max_usage);
-	fprintf(f, ",\"throttle_delay_ms\":%" PRIu64 ",\"max_continuous_usec\":", sl->delay_ms);
-	json_opt_u64(f, sl->max_continuous_usec);
-	fprintf(f, "},\"fault_rate\":%.1f,\"cpu_percent\":", sl->fault_rate);
-	if (sl->cpu_usage_threshold && sl->cpu_percent >= 0)
-		fprintf(f, "%.1f", sl->cpu_percent);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"active\":%s,\"action\":", sl->active ? "true" : "false");
-	json_string(f, slice_action(sl));
-	fprintf(f, ",\"throttling\":%s,\"guard_tripped\":%s,\"protect_suspended\":%s",
-		sl->throttling ? "true" : "false", sl->guard_tripped ? "true" : "false",
-		sl->protect_suspended ? "true" : "false");
-	fprintf(f, ",\"counters\":{\"faults\":%" PRIu64 ",\"activations\":%" PRIu64 ",\"active_usec\":%" PRIu64
-		",\"protect_decisions\":%" PRIu64 ",\"throttle_decisions\":%" PRIu64 ",\"throttle_ms\":%" PRIu64
-		",\"guard_trips\":%" PRIu64 "}", sl->faults, sl->activations, sl->active_usec, sl->protect_decisions,
-		sl->throttle_decisions, sl->throttle_ms, sl->guard_trips);
-	fputs(",\"memory\":", f);
+	add(o, "name", jstr(sl->name));
+	add(o, "priority", json_object_new_int64(sl->priority));
+	add(o, "level", json_object_new_int64(sl->level));
+	add(o, "config_file", jstr(sl->file));
+	add(o, "cgroup", jstr_or_null(sl->cgroup));
+	add(o, "cgroup_id", ju64(sl->cgroup_id));
+	add(o, "attached", json_object_new_boolean(sl->attach && streq(sl->attach, "attached")));
+	add(o, "attach_state", jstr(sl->attach));
+	add(o, "reason", jstr_or_null(sl->reason));
+	pol = json_object_new_object();
+	add(pol, "page_fault_rate", ju64(sl->fault_rate_threshold));
+	add(pol, "cpu_usage_percent", ju64(sl->cpu_usage_threshold));
+	add(pol, "window_usec", ju64(sl->window_usec));
+	add(pol, "hold_usec", ju64(sl->hold_usec));
+	add(pol, "protect", jstr(sl->protect));
+	add(pol, "max_usage", ju64_or_null(sl->max_usage));
+	add(pol, "throttle_delay_ms", ju64(sl->delay_ms));
+	add(pol, "max_continuous_usec", ju64_or_null(sl->max_continuous_usec));
+	add(o, "policy", pol);
+	add(o, "fault_rate", jdouble1(sl->fault_rate));
+	add(o, "cpu_percent", sl->cpu_usage_threshold && sl->cpu_percent >= 0 ? jdouble1(sl->cpu_percent) : NULL);
+	add(o, "active", json_object_new_boolean(sl->active));
+	add(o, "action", jstr(slice_action(sl)));
+	add(o, "throttling", json_object_new_boolean(sl->throttling));
+	add(o, "guard_tripped", json_object_new_boolean(sl->guard_tripped));
+	add(o, "protect_suspended", json_object_new_boolean(sl->protect_suspended));
+	cnt = json_object_new_object();
+	add(cnt, "faults", ju64(sl->faults));
+	add(cnt, "activations", ju64(sl->activations));
+	add(cnt, "active_usec", ju64(sl->active_usec));
+	add(cnt, "protect_decisions", ju64(sl->protect_decisions));
+	add(cnt, "throttle_decisions", ju64(sl->throttle_decisions));
+	add(cnt, "throttle_ms", ju64(sl->throttle_ms));
+	add(cnt, "guard_trips", ju64(sl->guard_trips));
+	add(cnt, "ceiling_refusals", ju64(sl->ceiling_refusals));
+	add(o, "counters", cnt);
+	mem = NULL;
 	if (sl->have_memory) {
-		fputs("{\"current\":", f);
-		json_mem(f, sl->memory_current);
-		fputs(",\"min\":", f);
-		json_mem(f, sl->memory_min);
-		fputs(",\"low\":", f);
-		json_mem(f, sl->memory_low);
-		fputs(",\"high\":", f);
-		json_mem(f, sl->memory_high);
-		fputs("}", f);
-	} else {
-		fputs("null", f);
+		mem = json_object_new_object();
+		add(mem, "current", jmem(sl->memory_current));
+		add(mem, "min", jmem(sl->memory_min));
+		add(mem, "low", jmem(sl->memory_low));
+		add(mem, "high", jmem(sl->memory_high));
 	}
-	fputs("}", f);
+	add(o, "memory", mem);
+	return o;
+}
+
+static void print_json(FILE *f, struct json_object *root)
+{
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(root);
+}
+
+static struct json_object *json_kernel(const char *release, bool supported, const char *hooks)
+{
+	struct json_object *k = json_object_new_object();
+
+	add(k, "release", jstr(release));
+	add(k, "supported", json_object_new_boolean(supported));
+	add(k, "hooks", jwords(hooks));
+	return k;
+}
+
+/* The daemon object; s == NULL when memcgd is not running (every key present, null). */
+static struct json_object *json_daemon(const struct daemon_status *s, const char *why, uint64_t now_usec)
+{
+	struct json_object *d = json_object_new_object(), *sk = json_object_new_array();
+
+	add(d, "running", json_object_new_boolean(s != NULL));
+	add(d, "reason", s ? NULL : jstr(why));
+	add(d, "pid", s ? json_object_new_int64(s->pid) : NULL);
+	add(d, "state", s ? jstr(s->state) : NULL);
+	add(d, "mode", s ? jstr(s->mode) : NULL);
+	add(d, "started_usec", s ? ju64(s->started_usec) : NULL);
+	add(d, "updated_usec", s ? ju64(s->updated_usec) : NULL);
+	add(d, "age_usec", s ? ju64(now_usec > s->updated_usec ? now_usec - s->updated_usec : 0) : NULL);
+	add(d, "update_interval_usec", s ? ju64(s->update_interval_usec) : NULL);
+	add(d, "config_generation", s ? ju64(s->config_generation) : NULL);
+	add(d, "reload_error", s ? jstr_or_null(s->reload_error) : NULL);
+	add(d, "events_dropped", s ? ju64(s->events_dropped) : NULL);
+	add(d, "libbpf", s ? jstr(s->libbpf) : NULL);
+	add(d, "exempt", jwords(s ? s->exempt : NULL));
+	add(d, "exempt_skips", s ? ju64(s->exempt_skips) : NULL);
+	for (size_t i = 0; s && i < s->n_skipped; i++) {
+		struct json_object *p = json_object_new_object();
+
+		add(p, "file", jstr(s->skipped[i].file));
+		add(p, "line", s->skipped[i].line ? json_object_new_int64(s->skipped[i].line) : NULL);
+		add(p, "message", jstr(s->skipped[i].message));
+		json_object_array_add(sk, p);
+	}
+	add(d, "skipped", sk);
+	return d;
 }
 
 void status_render_json(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec)
 {
-	bool first = true;
-	const char *h;
+	struct json_object *root = json_object_new_object(), *slices = json_object_new_array();
 
-	fprintf(f, "{\"daemon\":{\"running\":true,\"pid\":%d,\"state\":", (int)s->pid);
-	json_string(f, s->state);
-	fputs(",\"mode\":", f);
-	json_string(f, s->mode);
-	fprintf(f, ",\"started_usec\":%" PRIu64 ",\"updated_usec\":%" PRIu64 ",\"age_usec\":%" PRIu64
-		",\"config_generation\":%" PRIu64 ",\"reload_error\":", s->started_usec, s->updated_usec,
-		now_usec > s->updated_usec ? now_usec - s->updated_usec : 0, s->config_generation);
-	if (s->reload_error && s->reload_error[0])
-		json_string(f, s->reload_error);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"events_dropped\":%" PRIu64 ",\"libbpf\":", s->events_dropped);
-	json_string(f, s->libbpf);
-	fputs("},\"kernel\":{\"release\":", f);
-	json_string(f, s->kernel_release);
-	fprintf(f, ",\"supported\":%s,\"hooks\":[", s->kernel_supported ? "true" : "false");
-	h = s->hooks ? s->hooks : "";
-	while (*h) {
-		size_t n = strcspn(h, " ");
-		char name[64];
+	add(root, "version", json_object_new_int(STATUS_JSON_VERSION));
+	add(root, "daemon", json_daemon(s, NULL, now_usec));
+	add(root, "kernel", json_kernel(s->kernel_release, s->kernel_supported, s->hooks));
+	for (size_t i = 0; i < s->n_slices; i++)
+		if (selected(&s->slices[i], slice))
+			json_object_array_add(slices, json_slice(&s->slices[i]));
+	add(root, "slices", slices);
+	print_json(f, root);
+}
 
-		if (n && n < sizeof(name)) {
-			memcpy(name, h, n);
-			name[n] = '\0';
-			if (!first)
-				fputc(',', f);
-			json_string(f, name);
-			first = false;
-		}
-		h += n;
-		h += strspn(h, " ");
-	}
-	fputs("]},\"slices\":[", f);
-	first = true;
-	for (size_t i = 0; i < s->n_slices; i++) {
-		if (!selected(&s->slices[i], slice))
-			continue;
-		if (!first)
-			fputc(',', f);
-		json_slice(f, &s->slices[i]);
-		first = false;
-	}
-	fputs("]}\n", f);
+void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks)
+{
+	struct json_object *root = json_object_new_object();
+
+	add(root, "version", json_object_new_int(STATUS_JSON_VERSION));
+	add(root, "daemon", json_daemon(NULL, why, 0));
+	add(root, "kernel", json_kernel(release, supported, hooks));
+	add(root, "slices", json_object_new_array());
+	print_json(f, root);
 }

@@ -2,6 +2,7 @@
 /* memcgctl status output: aligned text and JSON. Pure: everything comes from the snapshot. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "state.h"
@@ -11,5 +12,8 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 void status_render_json(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
 /* What memcgd is doing to the slice right now, in one word. */
 const char *slice_action(const struct slice_status *s);
-/* Writes s as a JSON string literal. */
-void json_string(FILE *f, const char *s);
+/* `memcgctl status --json` when memcgd is not running: the same keys, null where there is no
+ * daemon to ask. */
+void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks);
+/* The "version" of the JSON status: raised when a key changes its meaning or goes away. */
+#define STATUS_JSON_VERSION 1

@@ -55,18 +55,12 @@ int bus_connect(sd_event *event, unit_changed_fn on_change, void *userdata, sd_b
 
 	ctx.on_change = on_change;
 	ctx.userdata = userdata;
+	/* the system bus only: systemd's private socket (/run/systemd/private) is root's back door
+	 * to PID 1, which memcgd has no business holding; without a bus, slices are found by their
+	 * cgroup paths */
 	r = sd_bus_open_system(&bus);
-	if (r < 0) {
-		/* no D-Bus daemon (minimal systems): talk to systemd directly, as systemctl does */
-		r = sd_bus_new(&bus);
-		if (r < 0)
-			return r;
-		r = sd_bus_set_address(bus, "unix:path=/run/systemd/private");
-		if (r >= 0)
-			r = sd_bus_start(bus);
-		if (r < 0)
-			goto fail;
-	}
+	if (r < 0)
+		return r;
 	/* a stuck call must not starve the watchdog (WatchdogSec=30s) */
 	(void)sd_bus_set_method_call_timeout(bus, 5 * 1000 * 1000);
 	r = sd_bus_attach_event(bus, event, SD_EVENT_PRIORITY_NORMAL);

@@ -10,6 +10,12 @@
 
 #include "tests.h"
 
+/* the series' kfunc, as the shim's memcg knows it */
+unsigned long bpf_mem_cgroup_usage(struct mem_cgroup *memcg)
+{
+	return memcg->shim_usage;
+}
+
 #define MS 1000000ULL
 #define SEC_NS 1000000000ULL
 
@@ -20,8 +26,8 @@ static struct kernfs_node kn_low = { .parent = &kn_root, .id = 200 };
 static struct kernfs_node kn_other = { .parent = &kn_root, .id = 300 };
 static struct cgroup cg_high = { &kn_high }, cg_high_svc = { &kn_high_svc }, cg_low = { &kn_low },
 		     cg_other = { &kn_other };
-static struct mem_cgroup mc_high = { { &cg_high } }, mc_high_svc = { { &cg_high_svc } }, mc_low = { { &cg_low } },
-			 mc_other = { { &cg_other } };
+static struct mem_cgroup mc_high = { .css = { &cg_high } }, mc_high_svc = { .css = { &cg_high_svc } }, mc_low = { .css = { &cg_low } },
+			 mc_other = { .css = { &cg_other } };
 
 enum { HIGH = 0, LOW = 1 };
 
@@ -89,6 +95,8 @@ static void setup(void)
 	SHIM_MAP(levels, 0);
 	SHIM_MAP(fault_cache, 0);
 	SHIM_MAP(busy_faults, 0);
+	SHIM_MAP(exempt, 1);
+	SHIM_MAP(slice_root, 0);
 	shim_register(&events, 0, 4, 4, 1);
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
@@ -282,6 +290,79 @@ static void test_throttle_and_guard(void)
 	CHECK(!memcgd_below_min(&mc_high));
 }
 
+/* issue 17: an exempt cgroup (memcgd, PID 1, journald, dbus, logind) inside a slice that is
+ * being throttled is never delayed; its neighbours still are */
+static void test_exempt(void)
+{
+	static struct kernfs_node kn_low_memcgd = { .parent = &kn_low, .id = 201 };
+	static struct kernfs_node kn_low_svc = { .parent = &kn_low, .id = 202 };
+	static struct cgroup cg_low_memcgd = { &kn_low_memcgd }, cg_low_svc = { &kn_low_svc };
+	static struct mem_cgroup mc_low_memcgd = { .css = { &cg_low_memcgd } }, mc_low_svc = { .css = { &cg_low_svc } };
+	__u64 id = kn_low_memcgd.id, skips = exempt_skips;
+	__u32 one = 1;
+
+	fault(kn_high.id, PGFAULT, 200); /* high active: low is throttled */
+	CHECK(memcgd_get_high_delay_ms(&mc_low_svc) == 100);
+	CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 100); /* not exempt yet */
+	bpf_map_update_elem(&exempt, &id, &one, BPF_ANY);
+	for (int i = 0; i < 10; i++) {
+		shim_now_ns += 10 * MS;
+		CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 0);
+		CHECK(memcgd_get_high_delay_ms(&mc_low_svc) == 100);
+	}
+	CHECK(exempt_skips == skips + 10);
+	bpf_map_delete_elem(&exempt, &id);
+	CHECK(memcgd_get_high_delay_ms(&mc_low_memcgd) == 100);
+	shim_now_ns += 10 * SEC_NS; /* let high expire for the tests that follow */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+}
+
+/* issue 17: MaxUsage= holds inside the hook, between memcgd's updates: an active Mode=min slice
+ * above its ceiling is not protected, judged by the slice root's usage (read by the kfunc when
+ * reclaim visits the root, which comes before its descendants) or a descendant's own */
+static void test_ceiling(void)
+{
+	__u32 key = 0 * MEMCGD_MAX_SLICES + HIGH, slot = HIGH;
+	struct memcgd_policy *p = bpf_map_lookup_elem(&policies, &key);
+	struct memcgd_slice_state *s = state(HIGH);
+	__u64 root = kn_high.id, refusals = s->ceiling_refusals;
+
+	active_gen = 0;
+	bpf_map_update_elem(&slice_root, &slot, &root, BPF_ANY);
+	p->max_usage_bytes = 100 << 20;
+	fault(kn_high.id, PGFAULT, 200);
+	mc_high.shim_usage = 50 << 20;
+	mc_high_svc.shim_usage = 10 << 20;
+	CHECK(memcgd_below_min(&mc_high));
+	CHECK(memcgd_below_min(&mc_high_svc));
+	CHECK(s->ceiling_refusals == refusals);
+
+	/* the slice grew past its ceiling: the root is reclaimable, and so is a small child
+	 * judged in the same reclaim pass */
+	shim_now_ns += 5 * MS;
+	mc_high.shim_usage = 150 << 20;
+	CHECK(!memcgd_below_min(&mc_high));
+	CHECK(s->usage_bytes == 150 << 20);
+	shim_now_ns += 1 * MS;
+	CHECK(!memcgd_below_min(&mc_high_svc));
+	CHECK(s->ceiling_refusals == refusals + 2);
+	/* a stale root reading does not count, a child's own usage above the ceiling does */
+	shim_now_ns += 100 * MS;
+	CHECK(memcgd_below_min(&mc_high_svc));
+	mc_high_svc.shim_usage = 120 << 20;
+	CHECK(!memcgd_below_min(&mc_high_svc));
+	/* back under the ceiling: protected again, no update of memcgd needed */
+	mc_high.shim_usage = 60 << 20;
+	mc_high_svc.shim_usage = 10 << 20;
+	CHECK(memcgd_below_min(&mc_high));
+	CHECK(memcgd_below_min(&mc_high_svc));
+	/* no ceiling configured: usage does not matter */
+	p->max_usage_bytes = 0;
+	mc_high.shim_usage = ~0UL;
+	CHECK(memcgd_below_min(&mc_high));
+	mc_high.shim_usage = 0;
+}
+
 /* [Activity] CPUUsage=: memcgd marks a busy slice active through .bss without any fault */
 static void test_cpu_activity(void)
 {
@@ -320,10 +401,10 @@ static void test_resolve_and_hooks(void)
 {
 	struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 102 };
 	struct cgroup cg_new = { &kn_new };
-	struct mem_cgroup mc_new = { { &cg_new } };
+	struct mem_cgroup mc_new = { .css = { &cg_new } };
 	struct kernfs_node kn_deep = { .parent = &kn_new, .id = 103 };
 	struct cgroup cg_deep = { &kn_deep };
-	struct mem_cgroup mc_deep = { { &cg_deep } };
+	struct mem_cgroup mc_deep = { .css = { &cg_deep } };
 	__u32 *slot;
 	__u64 id;
 
@@ -405,5 +486,7 @@ int main(void)
 	test_resolve_and_hooks();
 	test_generation_switch();
 	test_generation_remarks();
+	test_exempt();
+	test_ceiling();
 	return test_summary("test-bpf-logic");
 }

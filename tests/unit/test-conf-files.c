@@ -191,6 +191,127 @@ static void test_cross_file_errors(void)
 	}
 }
 
+static void file_mode(const char *rel_path, mode_t mode)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel_path);
+	CHECK(chmod(path, mode) == 0);
+}
+
+/* issue 17: at start, one bad drop-in is left out and the others stay; memcgd.conf is not */
+static void test_skipping(void)
+{
+	struct memcgd_config c;
+	struct diag_list d = {};
+	char buf[512];
+	bool broken = false, dup = false, child = false;
+
+	/* still in place from test_cross_file_errors: 61-dup (duplicate of 60-x), 63-child
+	 * (outranks its parent), 65-broken (Mode=maximum) */
+	CHECK(config_load(root, &c, &d) == -EINVAL); /* memcgctl check: still an error */
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	CHECK(config_load_skipping(root, &c, &d) == 1);
+	for (size_t i = 0; i < c.n_slices; i++) {
+		const char *f = rel(c.slices[i].file);
+
+		CHECK(strstr(f, "61-dup") == NULL && strstr(f, "63-child") == NULL && strstr(f, "65-broken") == NULL);
+		broken |= strcmp(c.slices[i].name, "broken.slice") == 0;
+	}
+	CHECK(!broken);
+	CHECK(c.n_slices == 7); /* the 5 of test_load + 62-parent + 64-child2 */
+	for (size_t i = 0; i < d.n; i++) {
+		diag_format(&d.items[i], buf, sizeof(buf));
+		dup |= strstr(buf, "61-dup.conf:3: duplicate slice") != NULL;
+		child |= strstr(buf, "63-child.conf:3: Priority=20") != NULL;
+	}
+	CHECK(dup && child);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	/* StrictModes: a group- or world-writable drop-in is refused, naming the file */
+	write_file("/etc/memcgd.d/66-open.conf", "[Slice]\nName=open.slice\nPriority=2\n");
+	file_mode("/etc/memcgd.d/66-open.conf", 0666);
+	CHECK(config_load_skipping(root, &c, &d) == 1);
+	for (size_t i = 0; i < c.n_slices; i++)
+		CHECK(strcmp(c.slices[i].name, "open.slice") != 0);
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < d.n; i++) {
+			diag_format(&d.items[i], buf, sizeof(buf));
+			if (strstr(buf, "66-open.conf: refused: world-writable (mode 0666)"))
+				found = true;
+		}
+		CHECK(found);
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	file_mode("/etc/memcgd.d/66-open.conf", 0620);
+	CHECK(config_load(root, &c, &d) == -EINVAL);
+	CHECK(d.n > 0);
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < d.n; i++) {
+			diag_format(&d.items[i], buf, sizeof(buf));
+			found |= strstr(buf, "66-open.conf: refused: group-writable (mode 0620)") != NULL;
+		}
+		CHECK(found);
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	file_mode("/etc/memcgd.d/66-open.conf", 0644);
+
+	/* a directory anyone can write to: its files could be replaced */
+	file_mode("/etc/memcgd.d", 0777);
+	CHECK(config_load(root, &c, &d) == -EINVAL);
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < d.n; i++) {
+			diag_format(&d.items[i], buf, sizeof(buf));
+			found |= strstr(buf, "refused: its directory") != NULL && strstr(buf, "mode 0777") != NULL;
+		}
+		CHECK(found);
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	file_mode("/etc/memcgd.d", 0755);
+
+	/* self-protection: a policy on memcgd's own slice is refused, naming file:line */
+	write_file("/etc/memcgd.d/67-self.conf", "[Slice]\nName=system-memcgd.slice\nPriority=1\n");
+	CHECK(config_load_skipping(root, &c, &d) == 1);
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < d.n; i++) {
+			diag_format(&d.items[i], buf, sizeof(buf));
+			found |= strstr(buf, "67-self.conf:2: system-memcgd.slice is where memcgd itself runs") != NULL;
+		}
+		CHECK(found);
+		for (size_t i = 0; i < c.n_slices; i++)
+			CHECK(strcmp(c.slices[i].name, "system-memcgd.slice") != 0);
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	remove(strcat(strcpy((char[512]){ 0 }, root), "/etc/memcgd.d/67-self.conf"));
+
+	/* memcgd.conf invalid: its defaults apply to every slice, memcgd does not start */
+	write_file("/etc/memcgd.conf", "[Daemon]\nDryRun=perhaps\n");
+	CHECK(config_load_skipping(root, &c, &d) == -EINVAL);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	write_file("/etc/memcgd.conf", "[Activity]\nPageFaultRate=77\n[Throttle]\nDelay=20ms\n");
+	file_mode("/etc/memcgd.conf", 0646);
+	CHECK(config_load_skipping(root, &c, &d) == -EINVAL);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	file_mode("/etc/memcgd.conf", 0644);
+}
+
 static void test_slice_names(void)
 {
 	char *p;
@@ -223,6 +344,7 @@ int main(void)
 	test_main_conf();
 	test_load();
 	test_cross_file_errors();
+	test_skipping();
 	test_slice_names();
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return test_summary("test-conf-files");

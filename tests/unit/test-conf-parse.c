@@ -3,6 +3,7 @@
 #include <errno.h>
 
 #include "conf-parse.h"
+#include "policy.h"
 #include "tests.h"
 #include "units-parse.h"
 
@@ -93,7 +94,7 @@ static void test_defaults(void)
 	CHECK(res.slice.settings.fault_rate == def.fault_rate);
 	CHECK(res.slice.settings.window_usec == USEC_PER_SEC);
 	CHECK(res.slice.settings.protect == PROTECT_LOW);
-	CHECK(res.slice.settings.protect_max_usage == SIZE_INFINITY);
+	CHECK(res.slice.settings.protect_max_usage == MAX_USAGE_DEFAULT); /* the share of RAM, resolved by memcgd */
 	CHECK(res.slice.settings.throttle_delay_usec == 100000);
 	CHECK(res.slice.settings.throttle_max_usec == 300 * USEC_PER_SEC);
 	done(&res);
@@ -147,6 +148,38 @@ static void test_bad_values(void)
 	expect_error("[Throttle]", "Delay=1500us", "whole milliseconds");
 	expect_error("[Throttle]", "MaxContinuous=500ms", "MaxContinuous='500ms' is not a time limit");
 	expect_error("[Throttle]", "MaxContinuous=", "MaxContinuous= has no value");
+	/* issue 17: microseconds that overflow as nanoseconds (18446744073709552us used to become
+	 * 384 ns, a guard that trips at once), and anything above the documented year */
+	expect_error("[Throttle]", "MaxContinuous=18446744073709552us", "is not a time limit: expected a duration from 1s to 365d");
+	expect_error("[Throttle]", "MaxContinuous=18446744073709551us", "is not a time limit");
+	expect_error("[Throttle]", "MaxContinuous=213503d", "is not a time limit");
+	expect_error("[Throttle]", "MaxContinuous=366d", "is not a time limit");
+	expect_error("[Throttle]", "MaxContinuous=99999999999999999999us", "is not a time limit");
+}
+
+static void test_max_continuous_limits(void)
+{
+	struct result res;
+	struct memcgd_policy p;
+
+	parse_slice("[Slice]\nName=a.slice\nPriority=1\n[Throttle]\nMaxContinuous=365d\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.throttle_max_usec == MAX_CONTINUOUS_USEC);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(p.max_throttle_ns == MAX_CONTINUOUS_USEC * 1000);
+	CHECK(p.max_throttle_ns / 1000 == MAX_CONTINUOUS_USEC); /* no wrap */
+	done(&res);
+	parse_slice("[Slice]\nName=a.slice\nPriority=1\n[Throttle]\nMaxContinuous=infinity\n", &res);
+	CHECK(res.r == 0);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(p.max_throttle_ns == 0); /* no guard */
+	done(&res);
+	/* a value no file can give saturates to "no guard" instead of wrapping */
+	parse_slice("[Slice]\nName=a.slice\nPriority=1\n", &res);
+	res.slice.settings.throttle_max_usec = UINT64_C(18446744073709552);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(p.max_throttle_ns == 0);
+	done(&res);
 }
 
 static void test_structure_errors(void)
@@ -309,6 +342,7 @@ int main(void)
 	test_every_key();
 	test_defaults();
 	test_bad_values();
+	test_max_continuous_limits();
 	test_structure_errors();
 	test_lexical();
 	test_main_file();

@@ -5,6 +5,7 @@
 set -euo pipefail
 memcgctl=$1 examples=$2
 tmp=$(mktemp -d)
+umask 022 # files written below are not group-writable (memcgd.d(5), "Ownership and permissions")
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -20,6 +21,14 @@ printf '[Slice]\nName=web.slice\nPriority=high\n[Throttle]\nDelay=5s\n' >"$tmp/b
 if "$memcgctl" check "$tmp/bad.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted a broken file"; fi
 grep -q "^$tmp/bad.conf:3: Priority='high' is not a priority" "$tmp/err" || fail "no file:line for Priority: $(cat "$tmp/err")"
 grep -q "^$tmp/bad.conf:5: Delay='5s' is not a throttle delay" "$tmp/err" || fail "no file:line for Delay: $(cat "$tmp/err")"
+
+# StrictModes: a world-writable policy file is refused with a clear message
+printf '[Slice]\nName=web.slice\nPriority=5\n' >"$tmp/open.conf"
+chmod 0666 "$tmp/open.conf"
+if "$memcgctl" check "$tmp/open.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted a world-writable file"; fi
+grep -q "^$tmp/open.conf: refused: world-writable (mode 0666)" "$tmp/err" || fail "no StrictModes message: $(cat "$tmp/err")"
+chmod 0644 "$tmp/open.conf"
+"$memcgctl" check "$tmp/open.conf" >"$tmp/out" 2>&1 || fail "check refused a 0644 file: $(cat "$tmp/out")"
 
 # the directory search below --root, with masking
 mkdir -p "$tmp/root/etc/memcgd.d" "$tmp/root/usr/lib/memcgd.d"
@@ -75,8 +84,10 @@ fake_daemon() { # fake_daemon ERROR: a stand-in memcgd answering SIGHUP like the
 	# python, not bash: a shell cannot trap a signal that was ignored when it
 	# started (e.g. under nohup), python resets the disposition explicitly.
 	python3 - "$tmp/rstate" "$1" <<'PY' &
-import os, signal, sys, time
+import ctypes, os, signal, sys, time
 state, err = sys.argv[1], sys.argv[2]
+# memcgctl reload signals a process only if it is memcgd (its comm): PR_SET_NAME
+ctypes.CDLL(None).prctl(15, b"memcgd", 0, 0, 0)
 def write(reloads, generation, error=None):
     line = "daemon\tpid=%d\treloads=%d\tgeneration=%d" % (os.getpid(), reloads, generation)
     if error is not None:
@@ -100,8 +111,29 @@ rm -f "$tmp/rstate"
 fake_daemon "/etc/memcgd.d/x.conf:3: Mode='max' is not a protection mode"
 if "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then fail "failed reload reported success"; fi
 grep -q "reload failed, previous policy (generation 2) kept: /etc/memcgd.d/x.conf:3:" "$tmp/out" || fail "failed reload output: $(cat "$tmp/out")"
+# a user who is neither root nor memcgd's user may read the status but not reload
+if [[ $EUID == 0 ]] && command -v setpriv >/dev/null; then
+	chmod 755 "$tmp"
+	chmod 644 "$tmp/rstate"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$memcgctl" --state-file="$tmp/rstate" status >"$tmp/out" 2>&1 ||
+		fail "status as an unprivileged user: $(cat "$tmp/out")"
+	if setpriv --reuid=65534 --regid=65534 --clear-groups "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then
+		fail "reload by an unprivileged user succeeded"
+	fi
+	grep -q "permission denied: only root can reload memcgd" "$tmp/out" || fail "unprivileged reload message: $(cat "$tmp/out")"
+else
+	echo "SKIP: unprivileged reload check (needs root and setpriv)"
+fi
 kill "$fake_pid" 2>/dev/null || true
 wait "$fake_pid" 2>/dev/null || true
+# a pid that is not memcgd (pid reuse after a SIGKILL left the state file behind) gets no signal
+printf 'daemon\tpid=%d\treloads=0\n' $$ >"$tmp/rstate"
+set +e
+"$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "reload of a non-memcgd pid: exit $rc"
+grep -q "is '.*', not memcgd (a stale pid?)" "$tmp/out" || fail "stale pid message: $(cat "$tmp/out")"
 set +e
 "$memcgctl" --state-file="$tmp/none" reload >/dev/null 2>&1
 rc=$?

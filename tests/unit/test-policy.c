@@ -76,6 +76,20 @@ static void test_compile(void)
 	s.settings.protect = PROTECT_NONE;
 	policy_compile(&s, 0, 1, &p);
 	CHECK(p.protect == MEMCGD_PROTECT_NONE);
+
+	/* MaxUsage=: the ceiling the BPF hook enforces; the default is a share of RAM */
+	s.settings.protect_max_usage = 512ULL << 20;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.max_usage_bytes == 512ULL << 20);
+	s.settings.protect_max_usage = SIZE_INFINITY;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.max_usage_bytes == 0);
+	s.settings.protect_max_usage = MAX_USAGE_DEFAULT;
+	CHECK(policy_max_usage(&s.settings, 8ULL << 30) == (8ULL << 30) / 100 * MAX_USAGE_DEFAULT_PERCENT);
+	s.settings.protect_max_usage = 1ULL << 30;
+	CHECK(policy_max_usage(&s.settings, 8ULL << 30) == 1ULL << 30);
+	s.settings.protect_max_usage = SIZE_INFINITY;
+	CHECK(policy_max_usage(&s.settings, 8ULL << 30) == SIZE_INFINITY);
 }
 
 static void test_slots(void)

@@ -120,8 +120,17 @@ static void make_status(struct daemon_status *s)
 		.attach = strdup("not-running"), .reason = strdup("slice not started\tyet"), .protect = strdup("none"),
 		.fault_rate_threshold = 500, .window_usec = 500000, .hold_usec = 0, .delay_ms = 100,
 		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true, .cpu_percent = -1,
-		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1,
+		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1, .ceiling_refusals = 7,
+		.protect_suspended = true,
 	};
+	s->exempt = strdup("/system.slice/system-memcgd.slice/memcgd.service /init.scope");
+	s->exempt_skips = 12;
+	s->n_skipped = 2;
+	s->skipped = calloc(2, sizeof(*s->skipped));
+	s->skipped[0] = (struct config_problem){ .file = strdup("/etc/memcgd.d/60-bad.conf"), .line = 5,
+						 .message = strdup("Mode='maximum' is not a protection mode") };
+	s->skipped[1] = (struct config_problem){ .file = strdup("/etc/memcgd.d/70-open.conf"), .line = 0,
+						 .message = strdup("refused: world-writable (mode 0666)") };
 }
 
 static uint64_t render_now;
@@ -172,6 +181,16 @@ static void test_roundtrip(void)
 		CHECK(b.slices[1].guard_trips == 1);
 		CHECK(b.slices[1].max_continuous_usec == 300000000);
 	}
+	/* files left out at start survive the state file */
+	CHECK(b.n_skipped == 2);
+	if (b.n_skipped == 2) {
+		CHECK_STREQ(b.skipped[0].file, "/etc/memcgd.d/60-bad.conf");
+		CHECK(b.skipped[0].line == 5);
+		CHECK_STREQ(b.skipped[0].message, "Mode='maximum' is not a protection mode");
+		CHECK(b.skipped[1].line == 0);
+	}
+	CHECK_STREQ(b.exempt, a.exempt);
+	CHECK(b.exempt_skips == 12);
 	daemon_status_done(&a);
 	daemon_status_done(&b);
 	free(buf);
@@ -219,6 +238,11 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "  Throttle:     100ms per charge while a higher priority is active, guard after 5min\n");
 	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
 	CHECK_CONTAINS(out, "  Protect:      none while active, up to 1G\n");
+	CHECK_CONTAINS(out, "  Ceiling:      7 protections refused above MaxUsage=; over it now: not protected until it shrinks\n");
+	CHECK_CONTAINS(out, "\nExempt:   never delayed: /system.slice/system-memcgd.slice/memcgd.service /init.scope "
+			    "(12 delays skipped)\n");
+	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
+			    "          /etc/memcgd.d/70-open.conf: refused: world-writable (mode 0666)\n");
 	free(out);
 
 	/* one slice only */
@@ -244,7 +268,7 @@ static void test_json(void)
 	make_status(&s);
 	out = render(status_render_json, &s, NULL);
 	CHECK(json_valid(out));
-	CHECK_CONTAINS(out, "\"daemon\":{\"running\":true,\"pid\":4321,\"state\":\"running\",\"mode\":\"enforce\"");
+	CHECK_CONTAINS(out, "{\"version\":1,\"daemon\":{\"running\":true,\"reason\":null,\"pid\":4321,\"state\":\"running\",\"mode\":\"enforce\"");
 	CHECK_CONTAINS(out, "\"hooks\":[\"handle_cgroup_online\",\"handle_cgroup_offline\",\"below_low\",\"below_min\",\"get_high_delay_ms\"]");
 	CHECK_CONTAINS(out, "{\"name\":\"high.slice\",\"priority\":50,\"level\":1,");
 	CHECK_CONTAINS(out, "\"cgroup\":\"/high.slice\",\"cgroup_id\":1234,\"attached\":true");
@@ -256,7 +280,12 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"config_file\":\"/etc/memcgd.d/10-low \\\"batch\\\".conf\"");
 	CHECK_CONTAINS(out, "\"max_usage\":null");
 	CHECK_CONTAINS(out, "\"max_usage\":1073741824,\"throttle_delay_ms\":100,\"max_continuous_usec\":300000000");
-	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1}");
+	CHECK_CONTAINS(out, "\"exempt\":[\"/system.slice/system-memcgd.slice/memcgd.service\",\"/init.scope\"],"
+			    "\"exempt_skips\":12,");
+	CHECK_CONTAINS(out, "\"skipped\":[{\"file\":\"/etc/memcgd.d/60-bad.conf\",\"line\":5,\"message\":"
+			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
+			    "\"line\":null,");
+	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1,\"ceiling_refusals\":7}");
 	free(out);
 
 	out = render(status_render_json, &s, "low-batch.slice");
@@ -272,6 +301,23 @@ static void test_json(void)
 	free(out);
 	s.n_slices = 2;
 	daemon_status_done(&s);
+
+	/* not running: the same shape, every daemon key present (null) */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		status_render_json_not_running(f, "no /run/memcgd/state", "6.12", false, "below_low below_min");
+		fclose(f);
+		CHECK(json_valid(buf));
+		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
+				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
+				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
+				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"skipped\":[]},\"kernel\":{\"release\":"
+				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
+		free(buf);
+	}
 
 	CHECK(!json_valid("{\"a\":}"));
 	CHECK(!json_valid("{\"a\":1,}"));

@@ -33,6 +33,7 @@ struct cgroup_subsys_state {
 
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
+	unsigned long shim_usage; /* what bpf_mem_cgroup_usage() returns in test-bpf-logic */
 };
 
 struct memcg_bpf_ops {

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #define SEC(name)
+#define __ksym
+#define __weak __attribute__((weak))
+#define bpf_ksym_exists(sym) (&(sym) != NULL)
 #ifndef __always_inline
 #define __always_inline inline
 #endif

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <string.h>
+
+#include "../bpf/memcgd.h"
+#include "conf-model.h"
+#include "units-parse.h"
+#include "util.h"
+
+void slice_settings_init(struct slice_settings *s)
+{
+	*s = (struct slice_settings){
+		.fault_rate = 1000,
+		.window_usec = USEC_PER_SEC,
+		.hold_usec = 2 * USEC_PER_SEC,
+		.protect = PROTECT_LOW,
+		.protect_max_usage = MAX_USAGE_DEFAULT,
+		.throttle_delay_usec = 100 * USEC_PER_MSEC,
+		.throttle_max_usec = 300 * USEC_PER_SEC,
+	};
+}
+
+void daemon_conf_init(struct daemon_conf *d)
+{
+	*d = (struct daemon_conf){
+		.update_interval_usec = USEC_PER_SEC,
+	};
+	slice_settings_init(&d->defaults);
+}
+
+const char *protect_mode_to_string(enum protect_mode m)
+{
+	switch (m) {
+	case PROTECT_MIN:
+		return "min";
+	case PROTECT_LOW:
+		return "low";
+	case PROTECT_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+int protect_mode_from_string(const char *s, enum protect_mode *ret)
+{
+	if (streq(s, "min"))
+		*ret = PROTECT_MIN;
+	else if (streq(s, "low"))
+		*ret = PROTECT_LOW;
+	else if (streq(s, "none"))
+		*ret = PROTECT_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+bool slice_name_valid(const char *name)
+{
+	size_t n = strlen(name), stem;
+
+	if (n > SLICE_NAME_MAX || !str_ends_with(name, ".slice"))
+		return false;
+	stem = n - strlen(".slice");
+	if (stem == 0 || (stem == 1 && name[0] == '-'))
+		return false; /* ".slice", "-.slice" (the root) */
+	for (size_t i = 0; i < stem; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_' || c == '.' || c == ':' || c == '\\'))
+			return false;
+	}
+	/* systemd: the dash-separated prefixes name the parents; none may be empty */
+	if (name[0] == '-' || name[stem - 1] == '-' || strstr(name, "--"))
+		return false;
+	return true;
+}
+
+bool slice_is_ancestor(const char *ancestor, const char *slice)
+{
+	size_t a = strlen(ancestor) - strlen(".slice");
+
+	if (!str_ends_with(ancestor, ".slice") || streq(ancestor, slice))
+		return false;
+	return strncmp(ancestor, slice, a) == 0 && slice[a] == '-';
+}
+
+char *slice_cgroup_path(const char *name)
+{
+	size_t n = strlen(name), stem = n - strlen(".slice"), len = 0;
+	char *r;
+
+	/* each dash marks a parent: a-b-c.slice -> a.slice/a-b.slice/a-b-c.slice */
+	r = malloc((n + 8) * (n + 1));
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < stem; i++) {
+		if (name[i] != '-')
+			continue;
+		memcpy(r + len, name, i);
+		len += i;
+		memcpy(r + len, ".slice/", 7);
+		len += 7;
+	}
+	memcpy(r + len, name, n + 1);
+	return r;
+}
+
+void slice_conf_done(struct slice_conf *s)
+{
+	free(s->name);
+	free(s->file);
+	s->name = s->file = NULL;
+}
+
+void memcgd_config_done(struct memcgd_config *c)
+{
+	for (size_t i = 0; i < c->n_slices; i++)
+		slice_conf_done(&c->slices[i]);
+	free(c->slices);
+	free(c->daemon.file);
+	c->slices = NULL;
+	c->daemon.file = NULL;
+	c->n_slices = 0;
+}
+

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The configuration model: /etc/memcgd.conf (daemon-wide defaults) and one file per slice
+ * in memcgd.d/ (memcgd.d(5)): types, defaults, slice names and modes. Used by the parser
+ * (conf-parse.c) and the loader (conf.c), depends on neither. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PRIORITY_MIN 0
+#define PRIORITY_MAX 1000
+#define SLICE_NAME_MAX 255
+/* [Protect] MaxUsage= when not set: a share of the machine's memory (memcgd.d(5)) */
+#define MAX_USAGE_DEFAULT 0
+#define MAX_USAGE_DEFAULT_PERCENT 50
+/* memcgd.service's Slice=: memcgd never manages the slice it runs in */
+#define MEMCGD_OWN_SLICE "system-memcgd.slice"
+/* [Throttle] MaxContinuous= finite values: at most a year (memcgd.d(5)) */
+#define MAX_CONTINUOUS_USEC (UINT64_C(365) * 24 * 3600 * 1000000)
+
+enum protect_mode {
+	PROTECT_NONE,
+	PROTECT_LOW,
+	PROTECT_MIN,
+};
+
+/* Everything a slice file may set besides its name and priority; memcgd.conf sets defaults. */
+struct slice_settings {
+	uint64_t fault_rate;             /* [Activity] PageFaultRate=, faults per second */
+	uint64_t window_usec;            /* [Activity] Window= */
+	uint64_t hold_usec;              /* [Activity] Hold= */
+	uint64_t cpu_usage_percent;      /* [Activity] CPUUsage=, % of one CPU, 0 = not measured */
+	enum protect_mode protect;       /* [Protect] Mode= */
+	uint64_t protect_max_usage;      /* [Protect] MaxUsage=, bytes, SIZE_INFINITY = no ceiling,
+					  * MAX_USAGE_DEFAULT = MAX_USAGE_DEFAULT_PERCENT of RAM */
+	uint64_t throttle_delay_usec;    /* [Throttle] Delay=, whole ms, 0 = never */
+	uint64_t throttle_max_usec;      /* [Throttle] MaxContinuous=, USEC_INFINITY = no guard */
+};
+
+struct slice_conf {
+	char *name;          /* "database.slice" */
+	long priority;
+	struct slice_settings settings;
+	char *file;          /* where it was read from */
+	unsigned name_line;
+	unsigned priority_line;
+	unsigned rate_line;  /* 0 when taken from the defaults */
+	unsigned window_line;
+};
+
+struct daemon_conf {
+	struct slice_settings defaults;
+	bool dry_run;                 /* [Daemon] DryRun= */
+	uint64_t update_interval_usec; /* [Daemon] UpdateInterval= */
+	char *file;                   /* NULL when no memcgd.conf exists */
+};
+
+struct memcgd_config {
+	struct daemon_conf daemon;
+	struct slice_conf *slices;
+	size_t n_slices;
+};
+
+/* Built-in defaults, documented in memcgd.d(5). */
+void slice_settings_init(struct slice_settings *s);
+void daemon_conf_init(struct daemon_conf *d);
+
+const char *protect_mode_to_string(enum protect_mode m);
+int protect_mode_from_string(const char *s, enum protect_mode *ret);
+
+/* True when name is a valid, non-root systemd slice unit name. */
+bool slice_name_valid(const char *name);
+/* True when ancestor (a slice name) contains slice (a-b.slice is inside a.slice). */
+bool slice_is_ancestor(const char *ancestor, const char *slice);
+/* "a-b.slice" -> "a.slice/a-b.slice" (path below the cgroup root). Caller frees. */
+char *slice_cgroup_path(const char *name);
+
+void slice_conf_done(struct slice_conf *s);
+void memcgd_config_done(struct memcgd_config *c);

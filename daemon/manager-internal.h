@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Between the manager's parts: manager.c (event loop, configuration, reload, bus),
+ * manager-slices.c (resolution, attachment, exempt cgroups), manager-sampler.c (the update's
+ * measurements) and manager-publish.c (state file, STATUS=, diagnostics). */
+#pragma once
+
+#include <stdint.h>
+#include <time.h>
+
+#include "diag.h"
+#include "manager.h"
+
+static inline uint64_t mgr_now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+enum resolve_scope {
+	RESOLVE_PENDING,   /* slices marked dirty, failed ones due for a retry, unresolved ones without a bus */
+	RESOLVE_CHECK,     /* and every other one whose cgroup directory changed */
+	RESOLVE_ALL,       /* every slice asks systemd (start, reload) */
+};
+
+/* manager-slices.c */
+void mgr_set_attach(struct slice_rt *rt, enum attach_state attach, const char *reason);
+/* 1 s, 2 s, 4 s ... at most 1 min after the n-th failure in a row */
+uint64_t mgr_backoff_usec(unsigned n);
+void mgr_schedule_resolve(struct manager *m);
+void mgr_detach_slice(struct manager *m, uint32_t slot, enum attach_state attach, const char *why);
+/* Finds every managed slice's cgroup and (de)attaches; parents before children. */
+void mgr_resolve_all(struct manager *m, enum resolve_scope scope);
+void mgr_refresh_exempt(struct manager *m);
+
+/* manager.c: the bus connection broke; reconnect with a backoff */
+void mgr_bus_lost(struct manager *m, const char *why);
+
+/* manager-sampler.c */
+void mgr_sample(struct manager *m);
+int mgr_on_ring_event(void *ctx, void *data, size_t size);
+
+/* manager-publish.c */
+void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len);
+void mgr_notify_status(struct manager *m);
+void mgr_write_state(struct manager *m);

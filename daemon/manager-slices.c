@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The manager's slices: from a slice name to its cgroup (bus or naming rule), slice_of, links,
+ * retries; and the exempt cgroups. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cgroup-files.h"
+#include "exempt.h"
+#include "log.h"
+#include "manager-internal.h"
+#include "util.h"
+#include "systemd-bus.h"
+#include "units-parse.h"
+
+void mgr_set_attach(struct slice_rt *rt, enum attach_state attach, const char *reason)
+{
+	rt->attach = attach;
+	snprintf(rt->reason, sizeof(rt->reason), "%.250s", reason ? reason : "");
+}
+
+const char *attach_state_to_string(enum attach_state a)
+{
+	static const char *const names[] = {
+		[ATTACH_NOT_RUNNING] = "not-running",
+		[ATTACH_ATTACHED] = "attached",
+		[ATTACH_DRY_RUN] = "dry-run",
+		[ATTACH_FAILED] = "failed",
+		[ATTACH_REMOVED] = "removed",
+	};
+
+	return a < ARRAY_SIZE(names) && names[a] ? names[a] : "?";
+}
+
+/* 1 s, 2 s, 4 s ... at most 1 min after the n-th failure in a row */
+uint64_t mgr_backoff_usec(unsigned n)
+{
+	return n == 0 ? 0 : n > 6 ? 60 * USEC_PER_SEC : (USEC_PER_SEC << (n - 1));
+}
+
+void mgr_schedule_resolve(struct manager *m)
+{
+	if (m->resolve_src)
+		sd_event_source_set_enabled(m->resolve_src, SD_EVENT_ONESHOT);
+}
+
+/* ---- cgroups of a slice in slice_of ---- */
+
+static bool is_other_slice_root(struct manager *m, uint64_t id, uint32_t slot)
+{
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (k != slot && m->rt[k].in_use && m->rt[k].cgroup && m->rt[k].cgroup_id == id)
+			return true;
+	return false;
+}
+
+/* Maps every cgroup below dirfd to slot, except subtrees of other managed slices. */
+static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (depth > 32)
+		return;
+	d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (is_other_slice_root(m, st.st_ino, slot))
+			continue;
+		policy_maps_map_cgroup(&m->pm, st.st_ino, slot); /* writes only what changed */
+		fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			map_descendants(m, fd, slot, depth + 1);
+	}
+	closedir(d);
+}
+
+static void map_slice_cgroups(struct manager *m, uint32_t slot)
+{
+	struct slice_rt *rt = &m->rt[slot];
+	_cleanup_free_ char *dir = NULL;
+	int fd;
+
+	if (!rt->cgroup)
+		return;
+	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
+	if (!dir)
+		return;
+	policy_maps_map_cgroup(&m->pm, rt->cgroup_id, slot);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		map_descendants(m, fd, slot, 0);
+}
+
+/* ---- attaching ---- */
+
+void mgr_detach_slice(struct manager *m, uint32_t slot, enum attach_state attach, const char *why)
+{
+	struct slice_rt *rt = &m->rt[slot];
+
+	if (rt->link) {
+		bpf_link__destroy(rt->link);
+		rt->link = NULL;
+		log_transition(LOG_NOTICE, "detached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
+			       "%s: detached from %s (%s); the kernel's own memory.low/min rules apply there again",
+			       rt->conf.name, rt->cgroup ? rt->cgroup : "?", why);
+	}
+	policy_maps_set_slice_root(&m->pm, slot, 0);
+	policy_maps_purge_slot(&m->pm, slot);
+	free(rt->cgroup);
+	rt->cgroup = NULL;
+	rt->cgroup_id = 0;
+	mgr_set_attach(rt, attach, why);
+}
+
+static const char *attach_error_reason(int err, char *buf, size_t len)
+{
+	switch (err) {
+	case -EBUSY:
+		return "EBUSY: another memcg_bpf_ops owner is attached to this cgroup, or to an ancestor "
+		       "without BPF_F_ALLOW_OVERRIDE (see: bpftool link show)";
+	case -ENOENT:
+		return "ENOENT: the cgroup has no memory controller of its own (enable MemoryAccounting= "
+		       "for the slice) or was just removed";
+	case -EPERM:
+	case -EACCES:
+		return "permission denied: attaching memcg_bpf_ops needs CAP_BPF and CAP_PERFMON";
+	case -EOPNOTSUPP:
+		return "EOPNOTSUPP: this kernel cannot attach memcg_bpf_ops to cgroups";
+	default:
+		snprintf(buf, len, "%s", strerror(-err));
+		return buf;
+	}
+}
+
+static void try_link(struct manager *m, uint32_t slot, int fd)
+{
+	struct slice_rt *rt = &m->rt[slot];
+	char buf[256];
+	int r;
+
+	if (m->dry_run) {
+		if (rt->attach != ATTACH_DRY_RUN)
+			log_transition(LOG_INFO, "measuring", rt->conf.name, rt->conf.priority, rt->cgroup_id,
+				       "%s: measuring %s (cgroup id %" PRIu64 "), dry run: nothing attached",
+				       rt->conf.name, rt->cgroup, rt->cgroup_id);
+		mgr_set_attach(rt, ATTACH_DRY_RUN, "");
+		return;
+	}
+	rt->link = policy_maps_attach(&m->pm, fd, &r);
+	if (!rt->link) {
+		const char *why = attach_error_reason(r, buf, sizeof(buf));
+
+		/* retried with a backoff (or when systemd signals a change); logged when the reason
+		 * changes */
+		rt->attach_failures++;
+		rt->retry_at_usec = mgr_now_ns(CLOCK_MONOTONIC) / 1000 + mgr_backoff_usec(rt->attach_failures);
+		if (rt->attach != ATTACH_FAILED || strcmp(rt->reason, why) != 0)
+			log_transition(LOG_ERR, "attach-failed", rt->conf.name, rt->conf.priority, (uint64_t)-r,
+				       "%s: cannot attach memcg_bpf_ops to %s: %s", rt->conf.name, rt->cgroup, why);
+		mgr_set_attach(rt, ATTACH_FAILED, why);
+		return;
+	}
+	mgr_set_attach(rt, ATTACH_ATTACHED, "");
+	rt->attach_failures = 0;
+	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
+	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
+		       "%s: attached to %s (cgroup id %" PRIu64 "), priority %ld", rt->conf.name, rt->cgroup,
+		       rt->cgroup_id, rt->conf.priority);
+}
+
+/* Takes ownership of cgroup (path below the cgroup root). */
+static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
+{
+	struct slice_rt *rt = &m->rt[slot];
+	_cleanup_free_ char *dir = strjoin3(m->opt.cgroup_root, "", cgroup);
+	_cleanup_close_ int fd = -1;
+	char buf[512];
+	struct stat st;
+	uint64_t id;
+
+	if (dir)
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* the id of the directory that was opened, not of whatever has its path by now */
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(buf, sizeof(buf), "cannot open %s: %s", dir ? dir : cgroup, strerror(errno));
+		if (rt->cgroup)
+			mgr_detach_slice(m, slot, ATTACH_NOT_RUNNING, buf);
+		mgr_set_attach(rt, ATTACH_NOT_RUNNING, buf);
+		free(cgroup);
+		return;
+	}
+	id = (uint64_t)st.st_ino;
+	if (rt->cgroup && streq(rt->cgroup, cgroup) && rt->cgroup_id == id) {
+		free(cgroup);
+		map_slice_cgroups(m, slot); /* cgroups created meanwhile (dry run: no online hook) */
+		if (!rt->link)
+			try_link(m, slot, fd);
+		return;
+	}
+	if (rt->cgroup)
+		mgr_detach_slice(m, slot, ATTACH_NOT_RUNNING, "cgroup replaced");
+	rt->cgroup = cgroup;
+	rt->cgroup_id = id;
+	/* measure first: the slice's cgroups are counted even if the attach fails */
+	map_slice_cgroups(m, slot);
+	try_link(m, slot, fd);
+}
+
+static int depth_of(const char *name)
+{
+	int n = 0;
+
+	for (; *name; name++)
+		n += *name == '-';
+	return n;
+}
+
+/* The periodic re-check of a slice that is in place: its cgroup directory still exists with the
+ * cgroup id it had, so asking systemd again would only repeat the answer (with hundreds of
+ * slices, those bus round trips were the daemon's largest cost). */
+static bool still_in_place(struct manager *m, struct slice_rt *rt)
+{
+	_cleanup_free_ char *dir = NULL;
+	uint64_t id;
+
+	if (!rt->cgroup || !(rt->link || rt->attach == ATTACH_DRY_RUN))
+		return false;
+	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
+	return dir && cgroup_id_of(dir, &id) == 0 && id == rt->cgroup_id;
+}
+
+/* Whether a slice is looked at in this round. With a bus, a slice that is not running costs no
+ * bus call until systemd signals a change to it (dirty) or the periodic re-check; a failed
+ * attach is retried with a backoff. */
+static bool resolve_due(struct manager *m, const struct slice_rt *rt, enum resolve_scope scope, uint64_t now)
+{
+	if (rt->dirty || scope == RESOLVE_ALL)
+		return true;
+	if (rt->attach == ATTACH_FAILED)
+		return now >= rt->retry_at_usec;
+	if (scope == RESOLVE_CHECK)
+		return true;
+	/* without a bus the naming rule is one stat() */
+	return !rt->cgroup && !(m->bus && sd_bus_is_open(m->bus) > 0);
+}
+
+/* Finds every managed slice's cgroup and (de)attaches; parents before children. */
+void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
+{
+	uint64_t now = mgr_now_ns(CLOCK_MONOTONIC) / 1000;
+
+	for (int depth = 0; depth <= SLICE_NAME_MAX; depth++) {
+		bool any_deeper = false;
+
+		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
+			struct slice_rt *rt = &m->rt[k];
+			char reason[256] = "";
+			char *cgroup = NULL;
+			int d, r;
+
+			if (!rt->in_use)
+				continue;
+			d = depth_of(rt->conf.name);
+			if (d > depth)
+				any_deeper = true;
+			if (d != depth || !resolve_due(m, rt, scope, now))
+				continue;
+			if (scope == RESOLVE_CHECK && !rt->dirty && still_in_place(m, rt)) {
+				if (m->dry_run)
+					map_slice_cgroups(m, k); /* no online hook in a dry run */
+				continue;
+			}
+			rt->dirty = false;
+			if (m->bus && sd_bus_is_open(m->bus) > 0) {
+				r = bus_slice_cgroup(m->bus, rt->conf.name, &cgroup, reason, sizeof(reason));
+				if (r < 0) {
+					log_warning("%s: %s", rt->conf.name, reason);
+					rt->dirty = true; /* ask again */
+					if (r == -ECONNRESET || r == -ENOTCONN || r == -EPIPE || sd_bus_is_open(m->bus) <= 0)
+						mgr_bus_lost(m, reason);
+					continue; /* keep what we have */
+				}
+			} else {
+				/* no bus: systemd's naming rule, and the directory must exist */
+				_cleanup_free_ char *rel = slice_cgroup_path(rt->conf.name);
+				_cleanup_free_ char *dir = rel ? strjoin3(m->opt.cgroup_root, "/", rel) : NULL;
+				struct stat st;
+
+				if (dir && stat(dir, &st) == 0) {
+					cgroup = strjoin3("/", rel, "");
+					r = 1;
+				} else {
+					snprintf(reason, sizeof(reason), "no cgroup %s", dir ? dir : "?");
+					r = 0;
+				}
+			}
+			if (r == 0) {
+				if (rt->cgroup)
+					mgr_detach_slice(m, k, ATTACH_NOT_RUNNING, reason);
+				else
+					mgr_set_attach(rt, ATTACH_NOT_RUNNING, reason);
+				continue;
+			}
+			attach_slice(m, k, cgroup);
+		}
+		if (!any_deeper)
+			break;
+	}
+}
+
+/* ---- self-protection ---- */
+
+/* memcgd's own cgroup, PID 1's and those of journald, dbus and logind are never delayed,
+ * whatever the policy of the slice around them (bpf/memcgd.h, exempt). Their cgroups can change
+ * when those units restart: refreshed with the periodic re-check. */
+void mgr_refresh_exempt(struct manager *m)
+{
+	struct exempt_set e;
+	int r;
+
+	exempt_collect(m->bus, m->opt.cgroup_root, &e);
+	r = policy_maps_set_exempt(&m->pm, e.ids, e.n);
+	if (r < 0)
+		log_error("cannot write the exempt map: %s", strerror(-r));
+	for (size_t i = 0; i < e.n; i++) {
+		bool known = false;
+
+		for (size_t j = 0; j < m->exempt.n; j++)
+			known |= m->exempt.ids[j] == e.ids[i];
+		if (!known)
+			log_info("%s: exempt, never delayed whatever the policy of its slice", e.paths[i]);
+	}
+	exempt_set_done(&m->exempt);
+	m->exempt = e;
+}
