@@ -95,7 +95,8 @@ if [[ -n "$(kernel_patches)" ]] && { [[ "$kdir" -ef "$(kernel_dir default)" ]] |
 fi
 
 # Keep the logs of the newest 30 runs.
-ls -dt "$MEMCGD_CACHE"/runs/*/ 2>/dev/null | tail -n +31 | while read -r old; do rm -rf "$old"; done
+# (ls fails on a cache with no runs yet: under pipefail that must not end the script)
+{ ls -dt "$MEMCGD_CACHE"/runs/*/ 2>/dev/null || true; } | tail -n +31 | while read -r old; do rm -rf "$old"; done
 run_dir="${run_dir:-$MEMCGD_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$label-$$}"
 mkdir -p "$run_dir"
 run_dir="$(realpath "$run_dir")"
