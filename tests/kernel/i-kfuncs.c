@@ -7,7 +7,10 @@
  * bpf_mem_cgroup_page_state(NR_ANON_MAPPED),
  * bpf_mem_cgroup_memory_events(MEMCG_LOW) and, through
  * bpf_get_root_mem_cgroup/bpf_put_mem_cgroup, the root's usage. Each is
- * compared with memory.current, memory.stat and memory.events.
+ * compared with memory.current, memory.stat and memory.events: the kfuncs
+ * return what upstream's (v7.0) return, so page state is in memory.stat's
+ * unit (bytes for NR_ANON_MAPPED), and an item the memory controller does
+ * not account reads as (unsigned long)-1, never 0.
  */
 #include <errno.h>
 
@@ -28,6 +31,15 @@ static void within(const char *what, uint64_t got, uint64_t lo, uint64_t hi)
 			   (unsigned long long)hi);
 	ktest_log("ok: %s = %llu (expected [%llu, %llu])", what, (unsigned long long)got,
 		  (unsigned long long)lo, (unsigned long long)hi);
+}
+
+/* A kfunc returns (unsigned long)-1 for an item it cannot read; the BPF side is 64-bit. */
+static void expect_invalid(const char *what, uint64_t got)
+{
+	if (got != UINT64_MAX)
+		ktest_fail("%s: kfunc returned %llu, expected (unsigned long)-1", what,
+			   (unsigned long long)got);
+	ktest_log("ok: %s = (unsigned long)-1", what);
 }
 
 int main(void)
@@ -77,8 +89,10 @@ int main(void)
 	KT_ASSERT(skel->bss->sample.pgfault >= HOLD_BYTES / 4096,
 		  "PGFAULT count %llu covers the %lu pages the holder faulted",
 		  skel->bss->sample.pgfault, HOLD_BYTES / 4096);
-	within("bpf_mem_cgroup_page_state(NR_ANON_MAPPED) * 4096 vs memory.stat anon",
-	       skel->bss->sample.anon_pages * 4096, anon > slack ? anon - slack : 0, anon + slack);
+	KT_ASSERT(anon >= HOLD_BYTES / 2, "memory.stat anon of %s is %llu bytes while the holder maps %lu",
+		  target->path, (unsigned long long)anon, HOLD_BYTES);
+	within("bpf_mem_cgroup_page_state(NR_ANON_MAPPED) (bytes) vs memory.stat anon",
+	       skel->bss->sample.anon, anon > slack ? anon - slack : 0, anon + slack);
 	within("bpf_mem_cgroup_memory_events(MEMCG_LOW) vs memory.events low",
 	       skel->bss->sample.low_events, low_events, low_events);
 	KT_ASSERT(skel->bss->sample.root_ok, "bpf_get_root_mem_cgroup() returned NULL");
@@ -86,6 +100,13 @@ int main(void)
 		  "root usage %llu >= the target's usage %llu", skel->bss->sample.root_usage,
 		  skel->bss->sample.usage);
 	ktest_log("ok: root memcg usage %llu bytes", skel->bss->sample.root_usage);
+
+	expect_invalid("bpf_mem_cgroup_page_state(-1)", skel->bss->sample.bad_page_state_neg);
+	expect_invalid("bpf_mem_cgroup_page_state(MEMCG_NR_STAT)",
+		       skel->bss->sample.bad_page_state_nr);
+	expect_invalid("bpf_mem_cgroup_vm_events(NR_VM_EVENT_ITEMS)", skel->bss->sample.bad_vm_event);
+	expect_invalid("bpf_mem_cgroup_memory_events(MEMCG_NR_MEMORY_EVENTS)",
+		       skel->bss->sample.bad_memory_event);
 
 	kt_child_kill(&holder);
 	kt_link_destroy(&link);

@@ -2,7 +2,9 @@
 /*
  * Test i: the memcg kfuncs are callable from a memcg_bpf_ops program.
  * below_low samples them for the target cgroup (the first call only, so the
- * test compares one consistent snapshot) and never protects anything.
+ * test compares one consistent snapshot) and never protects anything. It
+ * also passes items the memory controller does not account, for which the
+ * kfuncs return (unsigned long)-1 as upstream's do.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,8 +42,12 @@ bool BPF_PROG(kt_kfunc_below_low, struct mem_cgroup *memcg)
 
 	sample.usage = bpf_mem_cgroup_usage(memcg);
 	sample.pgfault = bpf_mem_cgroup_vm_events(memcg, PGFAULT);
-	sample.anon_pages = bpf_mem_cgroup_page_state(memcg, NR_ANON_MAPPED);
+	sample.anon = bpf_mem_cgroup_page_state(memcg, NR_ANON_MAPPED);
 	sample.low_events = bpf_mem_cgroup_memory_events(memcg, MEMCG_LOW);
+	sample.bad_page_state_neg = bpf_mem_cgroup_page_state(memcg, -1);
+	sample.bad_page_state_nr = bpf_mem_cgroup_page_state(memcg, MEMCG_NR_STAT);
+	sample.bad_vm_event = bpf_mem_cgroup_vm_events(memcg, NR_VM_EVENT_ITEMS);
+	sample.bad_memory_event = bpf_mem_cgroup_memory_events(memcg, MEMCG_NR_MEMORY_EVENTS);
 
 	root = bpf_get_root_mem_cgroup();
 	if (root) {
