@@ -103,3 +103,8 @@ payload_args() {	# payload_args: run-vm.sh options for the staged payload
 # scripts/test): install the .debs, the e2e suite as memcgd-tests installed
 # it, the Kubernetes example policies, remove and purge.
 PACKAGE_TESTS='package/10-*,e2e/*,package/30-*,package/90-*'
+
+# memcgd's end-to-end tests on the kernel of the linux-image package
+# (tests/package/run-linux-image-test.sh): start and status, a slice's whole life with its
+# attachment, and protection at work under memory pressure.
+LINUX_IMAGE_E2E_TESTS='e2e/10-start-status,e2e/20-slice-lifecycle,e2e/65-protect'

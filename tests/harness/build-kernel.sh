@@ -74,26 +74,7 @@ sed -i -e "s|^CONFIG_LOCALVERSION=.*|CONFIG_LOCALVERSION=\"-memcgd-$variant\"|" 
 kmake -s olddefconfig >&2
 cd "$build"
 
-# Kconfig drops options whose dependencies are missing without a word: check.
-missing=0
-for frag in "${fragments[@]}"; do
-	while IFS= read -r line; do
-		if [[ "$line" =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
-			want="${BASH_REMATCH[0]}"
-			grep -qxF -- "$want" .config || {
-				got="$(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" .config || echo "absent")"
-				log "config: wanted '$want' from $(basename "$frag"), got '$got'"
-				missing=1
-			}
-		elif [[ "$line" =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
-			if grep -qE "^${BASH_REMATCH[1]}=" .config; then
-				log "config: wanted '${BASH_REMATCH[0]}' from $(basename "$frag")"
-				missing=1
-			fi
-		fi
-	done < "$frag"
-done
-((missing == 0)) || die "kernel config: fragment options did not survive olddefconfig (see above)"
+check_config_fragments .config "${fragments[@]}"
 
 # libbpf and bpftool's bootstrap do not depend on the kernel's configuration:
 # build them beside bzImage, so that they fill the single-threaded end of the

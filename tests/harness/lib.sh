@@ -136,6 +136,32 @@ kernel_dir() {
 	printf '%s/kernel/%s-%s\n' "$MEMCGD_CACHE" "$variant" "$(kernel_key "$variant")"
 }
 
+# check_config_fragments CONFIG FRAGMENT...: Kconfig drops options whose
+# dependencies are missing without a word; die naming each option of a
+# fragment that did not survive into CONFIG (after olddefconfig).
+check_config_fragments() {
+	local config="$1" frag line want got missing=0
+	shift
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			if [[ "$line" =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+				want="${BASH_REMATCH[0]}"
+				grep -qxF -- "$want" "$config" || {
+					got="$(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$config" || echo "absent")"
+					log "config: wanted '$want' from $(basename "$frag"), got '$got'"
+					missing=1
+				}
+			elif [[ "$line" =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+				if grep -qE "^${BASH_REMATCH[1]}=" "$config"; then
+					log "config: wanted '${BASH_REMATCH[0]}' from $(basename "$frag")"
+					missing=1
+				fi
+			fi
+		done < "$frag"
+	done
+	((missing == 0)) || die "kernel config: fragment options did not survive olddefconfig (see above)"
+}
+
 need_root() {
 	[[ $EUID -eq 0 ]] || die "this step must run as root (apt, mkosi and loop-free image packing need it)"
 }
