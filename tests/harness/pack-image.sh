@@ -36,6 +36,18 @@ for payload in "$@"; do
 		tar -C "$stage" -xf - --keep-directory-symlink --no-overwrite-dir
 done
 
+# Create the system users the payloads declare (sysusers.d), as a package's postinst would
+# (systemd-sysusers writes /etc/passwd and friends through a rename: the base stays intact).
+sysusers=()
+for payload in "$@"; do
+	for f in "$payload"/usr/lib/sysusers.d/*.conf; do
+		[[ -f "$f" ]] && sysusers+=("$(basename "$f")")
+	done
+done
+if ((${#sysusers[@]})); then
+	systemd-sysusers --root="$stage" "${sysusers[@]}" || die "systemd-sysusers --root=$stage ${sysusers[*]} failed"
+fi
+
 # Enable what the payload ships for the harness, as a package would.
 units=()
 for unit in memcgd-vm-tests.service memcgd-swap.service; do

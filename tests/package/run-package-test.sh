@@ -7,20 +7,23 @@
 # the install), the Kubernetes example policies run on kubelet-named slices, and
 # remove/purge must leave the file list as it was.
 #
-# usage: tests/package/run-package-test.sh [--kernel KDIR] [--debs DIR] [--run-dir DIR]
+# usage: tests/package/run-package-test.sh [--kernel KDIR] [--debs DIR] [--run-dir DIR] [--tests LIST]
 #   --kernel KDIR   boot (and build the packages against) this build-kernel.sh output directory
 #                   (default: `build-kernel.sh default`, built when missing)
 #   --debs DIR      use the .debs already in DIR (skip scripts/package)
 #   --run-dir DIR   where run-vm.sh writes its logs (default $MEMCGD_CACHE/runs/<time>-package)
+#   --tests LIST    run-vm.sh's test patterns instead of $PACKAGE_TESTS (keep package/10-install
+#                   first and package/90-purge last: the others need the installed packages)
 # Exits 0 only when every test of the boot passed (run-vm.sh's verdict).
 source "$(dirname "$0")/../../scripts/common.sh"
 
-debs="" run_dir="" kdir=""
+debs="" run_dir="" kdir="" tests="$PACKAGE_TESTS"
 while (($#)); do
 	case "$1" in
 	--kernel) kdir="$2"; shift ;;
 	--debs) debs="$2"; shift ;;
 	--run-dir) run_dir="$2"; shift ;;
+	--tests) tests="$2"; shift ;;
 	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "run-package-test.sh: unknown option '$1' (see --help)" ;;
 	esac
@@ -51,5 +54,5 @@ done
 log "package test: payload $payload: $(cd "$payload/usr/lib/memcgd/debs" && echo *)"
 
 exec "$HARNESS_DIR/run-vm.sh" --label package --kernel "$KDIR" --no-payload --payload "$payload" \
-	--tests "$PACKAGE_TESTS" --verbose --cpus 2 --memory 2048 --swap 1G \
+	--tests "$tests" --verbose --cpus 2 --memory 2048 --swap 1G \
 	${run_dir:+--run-dir "$run_dir"}
