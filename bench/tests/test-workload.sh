@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Host test of the benchmark workload tool and of the guest library's rate
 # computation: progress logs are well formed, rates are what the log says,
-# bad arguments fail with a message naming the option.
+# the latency generator keeps its rate and times requests from their
+# scheduled start (a stopped process shows in its percentiles), bad arguments
+# fail with a message naming the option.
 # usage: test-workload.sh MEMCGD_BENCH BENCH_LIB
 set -uo pipefail
 bench=$1 lib=$2
@@ -35,6 +37,82 @@ mkdir "$tmp/shm"
 out=$("$bench" charge --dir "$tmp/shm" --mib 4 --seconds 0.5) && [[ "$out" =~ ([0-9.]+)\ MiB/s$ ]] &&
 	[[ -z "$(ls -A "$tmp/shm")" ]] && ok "charge: $out" || fail "charge printed '$out' or left files: $(ls -A "$tmp/shm")"
 
+# writer --work: stops at exactly W MiB and says so; cut off at --seconds otherwise
+out=$("$bench" writer --mib 8 --work 100 --seconds 60) &&
+	[[ "$out" == *"writer: 100 MiB in "* && "$out" == *"writer: work of 100 MiB finished in "* ]] &&
+	ok "writer --work 100 stops at 100 MiB" || fail "writer --work 100 printed '$out'"
+out=$("$bench" writer --mib 8 --work 1000000 --seconds 0.3) &&
+	[[ "$out" =~ work\ of\ 1000000\ MiB\ not\ finished:\ [0-9]+\ MiB\ in\ 0\.[3-9] ]] &&
+	ok "writer --work cut off at --seconds" || fail "writer --work cut off printed '$out'"
+
+# latency: metric VALUE of a summary ("latency METRIC VALUE UNIT" lines)
+metric() { awk -v m="$1" '$1 == "latency" && $2 == m { print $3 }' "$2"; }
+# nearest-rank percentile NUM/DEN of the "run" latencies in a --latencies file
+file_pct() { awk -v ph="$2" '$1 == ph { print $3 }' "$1" | sort -g |
+	awk -v num="$3" -v den="$4" '{ v[NR] = $1 } END { r = int((NR * num + den - 1) / den); printf "%.3f\n", v[r < 1 ? 1 : r] }'; }
+t0=$(date +%s%N)
+"$bench" latency --mib 16 --seconds 2 --rate 200 --pages 4 --latencies "$tmp/lat.txt" --log "$tmp/lat.log" \
+	>"$tmp/lat.out" || fail "latency exited $?"
+t1=$(date +%s%N)
+n=$(metric requests "$tmp/lat.out")
+[[ "$n" == 400 ]] && ok "latency: 2 s at 200/s scheduled 400 requests" || fail "latency scheduled '$n' requests, want 400"
+awk -v r="$(metric rate "$tmp/lat.out")" 'BEGIN { exit !(r >= 180 && r <= 220) }' &&
+	ok "latency reports its rate as requested: $(metric rate "$tmp/lat.out") req/s" ||
+	fail "latency rate '$(metric rate "$tmp/lat.out")', want 200 +- 10%"
+# paced, not as fast as it can: 400 requests at 200/s take about 2 s of wall time
+(( (t1 - t0) / 1000000 >= 1900 && (t1 - t0) / 1000000 < 10000 )) && ok "latency took $(( (t1 - t0) / 1000000 )) ms" ||
+	fail "latency took $(( (t1 - t0) / 1000000 )) ms for a 2-s schedule"
+awk -v a="$(metric p50 "$tmp/lat.out")" -v b="$(metric p99 "$tmp/lat.out")" -v c="$(metric p999 "$tmp/lat.out")" \
+	-v d="$(metric max "$tmp/lat.out")" 'BEGIN { exit !(a >= 0 && a <= b && b <= c && c <= d) }' &&
+	ok "latency percentiles are ordered" || fail "latency percentiles: $(cat "$tmp/lat.out")"
+[[ "$(grep -c '^run ' "$tmp/lat.txt")" == 400 ]] && ok "--latencies has a line per request" ||
+	fail "--latencies has $(grep -c '^run ' "$tmp/lat.txt") run lines, want 400"
+awk '$1 == "run" { if ($2 != sprintf("%.6f", (NR - 1) * 0.005)) bad = 1 } END { exit bad }' "$tmp/lat.txt" &&
+	ok "--latencies: request i scheduled at i / rate" || fail "--latencies schedule: $(head -3 "$tmp/lat.txt")"
+for p in "p50 1 2" "p99 99 100" "p999 999 1000" "max 1 1"; do
+	set -- $p
+	want=$(file_pct "$tmp/lat.txt" run "$2" "$3")
+	[[ "$(metric "$1" "$tmp/lat.out")" == "$want" ]] && ok "latency $1 is the nearest rank of its latencies ($want ms)" ||
+		fail "latency $1 '$(metric "$1" "$tmp/lat.out")', its latencies say '$want'"
+done
+over=$(awk '$1 == "run" && $3 > 50 { n++ } END { print n + 0 }' "$tmp/lat.txt")
+[[ "$(metric over_50ms "$tmp/lat.out")" == "$over" ]] && ok "latency over_50ms matches its latencies ($over)" ||
+	fail "latency over_50ms '$(metric over_50ms "$tmp/lat.out")', its latencies say $over"
+awk 'NR > 1 && ($1 < t || $2 < u) { bad = 1 } { t = $1; u = $2 } END { exit bad || u != 400 }' "$tmp/lat.log" &&
+	ok "latency --log counts its requests" || fail "latency --log: $(tail -2 "$tmp/lat.log")"
+
+# Open loop: the process stopped for 300 ms mid-run. Every request due during
+# the stop is late by what was left of it (~60 requests at 200/s, 0-300 ms),
+# so p99 of 600 requests is well over 100 ms. A closed-loop generator, timing
+# each request from when it actually started, would see one slow request and
+# a p99 of a fraction of a millisecond.
+"$bench" latency --mib 16 --seconds 3 --rate 200 >"$tmp/stop.out" &
+pid=$!
+sleep 1
+kill -STOP "$pid"
+sleep 0.3
+kill -CONT "$pid"
+wait "$pid" || fail "latency (stopped) exited $?"
+awk -v p99="$(metric p99 "$tmp/stop.out")" -v max="$(metric max "$tmp/stop.out")" -v over="$(metric over_50ms "$tmp/stop.out")" \
+	'BEGIN { exit !(max >= 250 && p99 >= 100 && over >= 20) }' &&
+	ok "a 300-ms stop shows: max $(metric max "$tmp/stop.out") ms, p99 $(metric p99 "$tmp/stop.out") ms, $(metric over_50ms "$tmp/stop.out") over 50 ms" ||
+	fail "a 300-ms stop is hidden: $(tr '\n' ' ' <"$tmp/stop.out")"
+
+# --seconds 0 runs until SIGTERM, then reports what it did
+"$bench" latency --mib 4 --seconds 0 >"$tmp/term.out" &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid" && (( $(metric requests "$tmp/term.out") > 0 )) && [[ -n "$(metric p99 "$tmp/term.out")" ]] &&
+	ok "latency until SIGTERM: $(metric requests "$tmp/term.out") requests" || fail "latency after SIGTERM: $(cat "$tmp/term.out")"
+
+# the wake-up phase: K requests after the idle time, reported and logged apart
+"$bench" latency --mib 4 --seconds 0.2 --idle 0.3 --wake 20 --ready "$tmp/lat.ready" --latencies "$tmp/wake.txt" \
+	>"$tmp/wake.out" || fail "latency --wake exited $?"
+[[ -e "$tmp/lat.ready" && "$(metric requests "$tmp/wake.out")" == 40 && "$(metric wake_requests "$tmp/wake.out")" == 20 &&
+	-n "$(metric wake_p99 "$tmp/wake.out")" && "$(grep -c '^wake ' "$tmp/wake.txt")" == 20 ]] &&
+	ok "latency --wake 20: 40 requests, idle, 20 more" || fail "latency --wake: $(tr '\n' ' ' <"$tmp/wake.out")"
+
 # bad arguments: exit 2 (1 for a runtime failure) and name what is wrong
 expect_error() {	# expect_error STATUS PATTERN ARGS...
 	local want=$1 pattern=$2 rc
@@ -56,6 +134,16 @@ expect_error 2 "--fill wants" holder --fill ones
 expect_error 2 "unknown or incomplete option '--bogus'" writer --bogus
 expect_error 2 "unexpected argument 'extra'" writer extra
 expect_error 2 "unknown command 'spin'" spin
+expect_error 2 "option '--rate' does not apply to writer" writer --rate 5
+expect_error 2 "option '--work' does not apply to holder" holder --work 5
+expect_error 2 "--rate wants requests per second" latency --rate 0
+expect_error 2 "--pages wants a whole number in 1..65536" latency --pages 0
+expect_error 2 "--over-ms wants milliseconds" latency --over-ms -3
+expect_error 2 "--wake wants a whole number" latency --wake x
+expect_error 2 "--work wants a whole number of MiB" writer --work 0
+expect_error 1 "--wake needs --seconds > 0" latency --mib 1 --seconds 0 --wake 5
+expect_error 1 "--idle needs --wake" latency --mib 1 --idle 5
+expect_error 1 "cannot write --latencies $tmp/missing/l" latency --mib 1 --seconds 0.1 --latencies "$tmp/missing/l"
 expect_error 1 "--dir is required" charge --mib 1
 expect_error 1 "cannot create a file in $tmp/missing" charge --dir "$tmp/missing" --mib 1
 expect_error 1 "cannot write $tmp/missing/log" writer --mib 1 --log "$tmp/missing/log"
