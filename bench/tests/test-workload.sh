@@ -106,12 +106,14 @@ kill -TERM "$pid"
 wait "$pid" && (( $(metric requests "$tmp/term.out") > 0 )) && [[ -n "$(metric p99 "$tmp/term.out")" ]] &&
 	ok "latency until SIGTERM: $(metric requests "$tmp/term.out") requests" || fail "latency after SIGTERM: $(cat "$tmp/term.out")"
 
-# the wake-up phase: K requests after the idle time, reported and logged apart
-"$bench" latency --mib 4 --seconds 0.2 --idle 0.3 --wake 20 --ready "$tmp/lat.ready" --latencies "$tmp/wake.txt" \
-	>"$tmp/wake.out" || fail "latency --wake exited $?"
-[[ -e "$tmp/lat.ready" && "$(metric requests "$tmp/wake.out")" == 40 && "$(metric wake_requests "$tmp/wake.out")" == 20 &&
-	-n "$(metric wake_p99 "$tmp/wake.out")" && "$(grep -c '^wake ' "$tmp/wake.txt")" == 20 ]] &&
-	ok "latency --wake 20: 40 requests, idle, 20 more" || fail "latency --wake: $(tr '\n' ' ' <"$tmp/wake.out")"
+# the warm-up and wake-up phases: reported and logged apart from the run
+"$bench" latency --mib 4 --warm-up 0.1 --seconds 0.2 --idle 0.3 --wake 20 --ready "$tmp/lat.ready" \
+	--latencies "$tmp/wake.txt" >"$tmp/wake.out" || fail "latency --wake exited $?"
+[[ -e "$tmp/lat.ready" && "$(metric warm_requests "$tmp/wake.out")" == 20 && "$(metric requests "$tmp/wake.out")" == 40 &&
+	"$(metric wake_requests "$tmp/wake.out")" == 20 && -n "$(metric wake_p99 "$tmp/wake.out")" &&
+	"$(grep -c '^warm ' "$tmp/wake.txt")" == 20 && "$(grep -c '^wake ' "$tmp/wake.txt")" == 20 ]] &&
+	ok "latency --warm-up 0.1 --seconds 0.2 --wake 20: 20, 40, idle, 20 more" ||
+	fail "latency --warm-up/--wake: $(tr '\n' ' ' <"$tmp/wake.out")"
 
 # bad arguments: exit 2 (1 for a runtime failure) and name what is wrong
 expect_error() {	# expect_error STATUS PATTERN ARGS...

@@ -94,6 +94,8 @@ static int parse_one(const char *cmd, const char *name, int opt, const char *s,
 				    &a->seconds);
 	case 'i':
 		return parse_number(cmd, name, s, 0, false, 86400, "0..86400 seconds", &a->idle);
+	case 'u':
+		return parse_number(cmd, name, s, 0, false, 86400, "0..86400 seconds", &a->warm_up);
 	case 'R':
 		return parse_number(cmd, name, s, 0, true, 100000,
 				    "requests per second, more than 0 and at most 100000", &a->rate);
@@ -144,6 +146,7 @@ int parse_workload_args(const char *cmd, const char *allowed, int argc, char **a
 		{ "over-ms", required_argument, NULL, 'o' },
 		{ "latencies", required_argument, NULL, 'L' },
 		{ "idle", required_argument, NULL, 'i' },
+		{ "warm-up", required_argument, NULL, 'u' },
 		{ "wake", required_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 'S' },
 		{}

@@ -19,6 +19,7 @@ struct workload_args {
 	unsigned int pages;	/* --pages (latency): pages touched per request */
 	double over_ms;		/* --over-ms (latency): the "slow request" threshold */
 	const char *latencies_path; /* --latencies (latency): every latency */
+	double warm_up;		/* --warm-up (latency): seconds of requests reported apart */
 	double idle;		/* --idle (latency): seconds idle before the wake-up phase */
 	unsigned int wake;	/* --wake (latency): requests of the wake-up phase */
 	uint64_t seed;		/* --seed (latency): of the page choice */

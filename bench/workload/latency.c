@@ -14,10 +14,13 @@
  * longer than 1 / rate for a while, the backlog and the latencies grow,
  * as a single-threaded server's would.
  *
- * --seconds S of requests (0: until SIGTERM/SIGINT), then, with --wake K,
- * --idle I seconds without touching memory and K more requests at the same
- * rate: the wake-up cost, the latency of the first requests after an idle
- * period in which the working set may have been reclaimed.
+ * Phases, each reported apart: --warm-up W seconds of requests (warm_*:
+ * the service on its own, before the scenario adds its contention), --seconds
+ * S of requests (0: until SIGTERM/SIGINT), then, with --wake K, --idle I
+ * seconds without touching memory and K more requests at the same rate
+ * (wake_*): the wake-up cost, the latency of the first requests after an
+ * idle period in which the working set may have been reclaimed. --ready is
+ * created when the working set is filled, as the warm-up starts.
  */
 #include <errno.h>
 #include <signal.h>
@@ -151,17 +154,21 @@ static int open_latencies(const char *path, FILE **out)
 	return 0;
 }
 
-static int report(const struct workload_args *a, const struct samples *run,
-		  const struct samples *wake, FILE *latencies)
+static int report(const struct workload_args *a, const struct samples *warm,
+		  const struct samples *run, const struct samples *wake, FILE *latencies)
 {
-	int r;
+	int r = 0;
 
 	printf("latency requested_rate %g req/s\n", a->rate);
 	printf("latency pages_per_request %u pages\n", a->pages);
-	r = samples_summary(stdout, "latency", "", run, a->over_ms);
+	if (a->warm_up > 0)
+		r = samples_summary(stdout, "latency", "warm_", warm, a->over_ms);
+	if (!r)
+		r = samples_summary(stdout, "latency", "", run, a->over_ms);
 	if (!r && a->wake)
 		r = samples_summary(stdout, "latency", "wake_", wake, a->over_ms);
 	if (latencies) {
+		samples_write(latencies, "warm", warm);
 		samples_write(latencies, "run", run);
 		samples_write(latencies, "wake", wake);
 		if (fflush(latencies) && !r) {
@@ -176,7 +183,7 @@ static int report(const struct workload_args *a, const struct samples *run,
 int run_latency(const struct workload_args *a)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), words = (a->mib << 20) / sizeof(uint64_t);
-	struct samples run = {}, wake = {};
+	struct samples warm = {}, run = {}, wake = {};
 	struct working_set ws = {
 		.pages = (a->mib << 20) / page,
 		.words_per_page = page / sizeof(uint64_t),
@@ -211,20 +218,23 @@ int run_latency(const struct workload_args *a)
 	if (r < 0)
 		goto out;
 	progress_start(&p, log, 0);
-	r = run_phase(&ws, a->rate, 0, a->seconds, &p, &run);
+	r = a->warm_up > 0 ? run_phase(&ws, a->rate, 0, a->warm_up, &p, &warm) : 0;
+	if (!r && !stop_requested)
+		r = run_phase(&ws, a->rate, 0, a->seconds, &p, &run);
 	if (!r && a->wake && !stop_requested) {
 		sleep_until(monotonic_ns() + (uint64_t)(a->idle * NS_PER_SEC));
 		r = run_phase(&ws, a->rate, a->wake, 0, &p, &wake);
 	}
 	progress_finish(&p);
 	if (!r)
-		r = report(a, &run, &wake, latencies);
+		r = report(a, &warm, &run, &wake, latencies);
 out:
 	if (ws.buf)
 		munmap((void *)ws.buf, a->mib << 20);
 	if (latencies)
 		fclose(latencies);
 	close_progress_log(log);
+	samples_free(&warm);
 	samples_free(&run);
 	samples_free(&wake);
 	return r;

@@ -21,12 +21,13 @@ static const char usage[] =
 	"        touch every page, MADV_DONTNEED, repeat: faults per second\n"
 	"  charge --dir DIR --mib N [--seconds S] [--log FILE]\n"
 	"        write a file in DIR up to N MiB, truncate, repeat: MiB per second\n"
-	"  latency --mib N [--seconds S] [--rate R] [--pages P] [--over-ms T]\n"
+	"  latency --mib N [--seconds S] [--rate R] [--pages P] [--over-ms T] [--warm-up W]\n"
 	"          [--latencies FILE] [--wake K [--idle I]] [--seed X] [--ready FILE] [--log FILE]\n"
 	"        open-loop requests at R/s (default 200), each updating P random pages\n"
 	"        (default 4) of an N MiB working set; latency from the scheduled start:\n"
-	"        p50/p99/p999/max, requests over T ms (default 50); --wake: after S s,\n"
-	"        idle I s, then K more requests (wake_*); --latencies: every request\n"
+	"        p50/p99/p999/max, requests over T ms (default 50); --warm-up: W s of\n"
+	"        requests first (warm_*); --wake: after S s, idle I s, then K more\n"
+	"        requests (wake_*); --latencies: every request\n"
 	"--log writes '<seconds> <units>' once a second ('-' = stdout).\n";
 
 void *map_anon(const char *cmd, size_t mib)
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 		{ "faults", run_faults, 10, " mib seconds log " },
 		{ "charge", run_charge, 10, " dir mib seconds log " },
 		{ "latency", run_latency, 10,
-		  " mib seconds log ready rate pages over-ms latencies idle wake seed " },
+		  " mib seconds log ready rate pages over-ms latencies warm-up idle wake seed " },
 	};
 	struct workload_args a = { .mib = 64, .rate = 200, .pages = 4, .over_ms = 50, .seed = 1 };
 
