@@ -75,6 +75,14 @@ SCENARIOS = {
     "P4": "fault and tmpfs-write microbenchmarks, nothing attached",
     "P5": "fault microbenchmark with 2 and 256 managed slices",
     "footprint": "memcgd RSS, start to READY, reload latency",
+    "L1-none": "latency probe in high, batch writer in low: no protection",
+    "L1-low": "latency probe in high, batch writer in low: memory.low on high",
+    "L1-lowhigh": "latency probe in high, batch writer in low: memory.low on high, memory.high on low",
+    "L1-memcgd": "latency probe in high, batch writer in low: memcgd, shipped example policies",
+    "L2-none": "probe idles while low does fixed work, then wakes: no protection",
+    "L2-low": "probe idles while low does fixed work, then wakes: memory.low on high",
+    "L2-lowhigh": "probe idles while low does fixed work, then wakes: memory.low on high, memory.high on low",
+    "L2-memcgd": "probe idles while low does fixed work, then wakes: memcgd, shipped example policies",
 }
 
 

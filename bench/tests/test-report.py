@@ -81,6 +81,8 @@ with tempfile.TemporaryDirectory() as root:
                             f"result P3 attached_2 985 faults/s"]),
             ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
             ("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 300 MiB/s"]),
+            ("L1-memcgd", "PASS", [f"result L1-memcgd high_p99 {[2.5, 3.5, 4.5][i]} ms",
+                                   "hist L1-memcgd high_run 1.25893 3", "result L1-memcgd low 20 MiB/s"]),
         ]
         loads = {t[0]: normal for t in tests}
         # the guest's RCU stall report during S0 of the second boot, with its register dump
@@ -166,6 +168,9 @@ with tempfile.TemporaryDirectory() as root:
     check("not measured" in row("K0f"), "K0f without S0f runs is not measured: " + row("K0f"))
     check(re.search(r"^\| S0 \(unpatched\) \|[^|]*\| 6, never, never \| never \|$", md, re.M) is not None,
           "the unpatched kernel's S0 runs have their own recovery row")
+    check(re.search(r"^\| L1-memcgd \| latency probe in high, batch writer in low: memcgd, shipped example "
+                    r"policies \| high_p99 \(ms\) \| 3.50 \| 2.50 \| 4.50 \| 3 of 3 \|$", md, re.M) is not None,
+          "the latency scenario's p99 is in the scenario table")
     png = os.path.join(out, "benchmarks.png")
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
 

@@ -169,5 +169,19 @@ printf '0.000 0\n10.000 100\n40.000 100\n50.000 200\n' | check_rate 5.00 20
 printf '0.000 0\n1.000 30\n2.000 60\n' | check_rate 30.00 20
 printf '0.000 0\n' | check_rate 0 20
 
+# probe_histogram: log buckets (10 per decade from 0.01 ms) per phase; every
+# latency in the first bucket whose upper bound is at least it
+printf 'warm 0.0 0.005\nrun 0.0 0.05\nrun 0.005 1.000\nrun 0.010 1.001\nrun 0.015 1.000\n' >"$tmp/h.lat"
+got=$(source "$lib"; probe_histogram L1-x "$tmp/h.lat" | tr '\n' ';')
+want="BENCH hist L1-x high_run 0.0501187 1;BENCH hist L1-x high_run 1 2;BENCH hist L1-x high_run 1.25893 1;BENCH hist L1-x high_warm 0.01 1;"
+[[ "$got" == "$want" ]] && ok "probe_histogram buckets" || fail "probe_histogram: '$got', want '$want'"
+(source "$lib"; probe_histogram L1-x "$tmp/lat.txt") | awk -v n="$(grep -c '^run ' "$tmp/lat.txt")" \
+	'$4 == "high_run" { c += $6 } END { exit c != n }' && ok "probe_histogram counts every request once" ||
+	fail "probe_histogram of $tmp/lat.txt does not add up"
+printf 'latency requests 400 requests\nlatency p99 1.500 ms\nlatency wake_p99 30.000 ms\nnoise\n' >"$tmp/p.out"
+got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
+[[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&
+	ok "probe_results" || fail "probe_results: '$got'"
+
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
 echo "all workload checks passed"
