@@ -23,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402  (bench/stats.py beside this file)
+
 OTHER_CPU_MAX = 0.30
 QEMU_CPU_MIN = 0.85
 
@@ -58,6 +61,24 @@ RATIOS = [
     ("K0f", ("patched", "S0f", "low"), ("unpatched", "S0f", "low"), None, "info",
      "low slice, high idle, no protection (pattern-filled holder): patched / unpatched 6.12", "-"),
 ]
+
+# Targets of the latency scenarios (issue 15), decided per boot pair by
+# bench/stats.py: (name, (scenario, metric) numerator, denominator, target,
+# direction, floor, what). floor: the measurement's resolution, what a 0
+# counts as (a starved writer's MiB/s); None: a 0 is an error.
+PAIRED = [
+    ("L1", ("L1-memcgd", "high_p99"), ("L1-low", "high_p99"), 0.5, "<=", None,
+     "high.slice p99 latency under contention: memcgd / memory.low"),
+    ("L1-static", ("L1-memcgd", "high_p99"), ("L1-lowhigh", "high_p99"), 0.8, "<=", None,
+     "high.slice p99 latency under contention: memcgd / memory.low + memory.high on low"),
+    ("L1b", ("L1-memcgd", "low"), ("L1-low", "low"), 1.0, ">=", 0.01,
+     "low.slice throughput under contention: memcgd / memory.low"),
+    ("L2", ("L2-memcgd", "low_work_seconds"), ("L2-low", "low_work_seconds"), 0.1, "<=", None,
+     "low.slice time to finish its work while high.slice idles: memcgd / memory.low"),
+    ("L3", ("L2-memcgd", "high_wake_p99"), ("L2-low", "high_wake_p99"), None, None, None,
+     "high.slice p99 of its first requests after idling: memcgd / memory.low"),
+]
+BOOTSTRAP_SEED = 1
 
 SCENARIOS = {
     "S5": "each slice's writer alone",
@@ -303,6 +324,45 @@ def ratio_row(runs, spec):
     return name, what, value, (low, high), target, kind, rfc, verdict, (len(a), len(b))
 
 
+def paired_row(runs, spec):
+    """One PAIRED target over the accepted runs of the patched kernel: the
+    per-boot ratios and their stats.summarize()."""
+    name, (num_sc, num_m), (den_sc, den_m), target, direction, floor, what = spec
+    records = [(r.boot, r.scenario, v) for r in runs
+               if r.kernel == "patched" and r.accepted and r.scenario in (num_sc, den_sc)
+               for v in r.results.get(num_m if r.scenario == num_sc else den_m, [])]
+    pairs = stats.paired_ratios(records, num_sc, den_sc, floor=floor)
+    return stats.summarize(pairs, target, direction, seed=BOOTSTRAP_SEED)
+
+
+def paired_table(runs, out):
+    """The latency targets, when their scenarios ran: median ratio over boots
+    with its 95 % bootstrap interval, and the verdict from the interval."""
+    if not any(r.scenario in SCENARIOS and r.scenario.startswith("L") for r in runs):
+        return
+    out.append("## Targets of the latency scenarios\n")
+    out.append("Per boot, the two scenarios' results are paired and their ratio taken; over the boots, "
+               "the median ratio with a 95 % bootstrap interval (bench/stats.py, seed "
+               f"{BOOTSTRAP_SEED}). met: the whole interval on the target's side; missed: wholly on "
+               f"the other side; inconclusive: otherwise, or fewer than {stats.MIN_BOOTS} boots.\n")
+    out.append("| ratio | what | boots | median | 95 % interval | target | verdict |")
+    out.append("|---|---|---|---|---|---|---|")
+    for spec in PAIRED:
+        name, what, target, direction = spec[0], spec[6], spec[3], spec[4]
+        try:
+            s = paired_row(runs, spec)
+        except ValueError as e:
+            out.append(f"| {name} | {what} | - | - | - | - | not computed: {e} |")
+            continue
+        interval = "-" if s["low"] is None else f"{fmt_ratio(s['low'])}–{fmt_ratio(s['high'])}"
+        target_txt = "-" if target is None else (f"1 ± {target:g}" if direction == "within"
+                                                 else f"{'≤' if direction == '<=' else '≥'} {target:g}")
+        verdict = s["verdict"] + (f" ({s['why']})" if "why" in s else "")
+        out.append(f"| {name} | {what} | {s['n']} | {fmt_ratio(s['median'])} | {interval} | "
+                   f"{target_txt} | {verdict} |")
+    out.append("")
+
+
 def fmt_ratio(v):
     if v is None:
         return "-"
@@ -491,6 +551,8 @@ def render(runs, idents, accels, args, ended):
                    f"| {rfc} | {verdict} |")
     out.append("\nmeasured = median / median over accepted runs; range = the extremes "
                "(smallest numerator / largest denominator and the reverse).\n")
+
+    paired_table(runs, out)
 
     def metric_table(title, want):
         out.append(title)

@@ -744,7 +744,8 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	memcgd_counters "$sc"
 }
 
-# L2 and L3: high.slice serves LAT_WARM seconds, then idles; IDLE_SETTLE
+# L2 and L3: high.slice serves LAT_WARM seconds (high_p99 and the rest: the
+# service before it idles), then idles; IDLE_SETTLE
 # seconds into the idle period low.slice's writer starts a fixed amount of
 # work (WORK_MIB), cut off after SECONDS_RUN (L2: low_work_seconds, the time
 # to finish it); 10 s after that cut-off the probe serves WAKE_REQUESTS more
@@ -767,7 +768,7 @@ run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
 	echo "BENCH meta high_memory_current_before_mib $(cgroup_mib high.slice memory.current)"
 	diag_snapshot "$WORK/diag.before"
 	out=$(run_unit bench-writer-low low.slice "$BENCH" writer --mib "$MIB" --work "$WORK_MIB" \
-		--seconds "$SECONDS_RUN" --log "$WORK/low.log")
+		--seconds "$SECONDS_RUN" --log "$WORK/low.log") || die "low.slice's writer failed"
 	printf '%s\n' "$out" >&2
 	result "$sc" high_resident_at_work_end "$(cgroup_mib high.slice memory.current)" MiB
 	result "$sc" high_swapped_at_work_end "$(cgroup_mib high.slice memory.swap.current)" MiB
