@@ -28,6 +28,7 @@ import stats  # noqa: E402  (bench/stats.py beside this file)
 
 OTHER_CPU_MAX = 0.30
 QEMU_CPU_MIN = 0.85
+STALL_S = 20             # a pause this long counts as a stall (issue 15, item 5)
 
 # (name, numerator, denominator, target, kind, what, rfc)
 # kind ">=": value must reach target; "within": |value - 1| <= target; "info": no target
@@ -235,24 +236,30 @@ def stall_table(runs, out):
             rs = [r for r in accepted_runs(runs, kernel, sc) if r.series or r.rcu_stalls]
             if not rs:
                 continue
-            pauses = []
+            pauses, stalled = [], 0
             for r in rs:
                 p = [longest_pause(r.series[sl]) for sl in ("high", "low") if sl in r.series]
                 p = [x for x in p if x is not None]
                 pauses.append(f"{max(p):.0f}" if p else "-")
+                stalled += bool(r.rcu_stalls) or (bool(p) and max(p) >= STALL_S)
             stalls = [f"{r.boot} #{r.order}: {', '.join(r.rcu_stalls)}" for r in rs if r.rcu_stalls]
             label = scenario_label(sc, kernel)
+            lo, hi = stats.wilson(stalled, len(rs))
             rows.append(f"| {label} | {SCENARIOS[sc]} | {', '.join(pauses)} | "
-                        f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} |")
+                        f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} | "
+                        f"{stalled} of {len(rs)} ({lo:.2f}–{hi:.2f}) |")
     if not rows:
         return
     out.append("## Stalls\n")
     out.append("Longest time without a progress line of either writer, per accepted run (a writer "
                "logs every second while it gets at least 1 MiB written), and the runs during which "
                "the guest kernel reported an RCU stall (a CPU that passed no quiescent state for 21 s), "
-               "with the function it was in.\n")
-    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report |")
-    out.append("|---|---|---|---|")
+               "with the function it was in. Stalled: runs with a pause of at least "
+               f"{STALL_S:.0f} s or an RCU stall report, with the 95 % Wilson interval of that "
+               "share.\n")
+    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report | "
+               "stalled (95 % interval) |")
+    out.append("|---|---|---|---|---|")
     out.extend(rows)
     out.append("")
 

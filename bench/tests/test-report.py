@@ -136,12 +136,13 @@ with tempfile.TemporaryDirectory() as root:
     check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 1 \|$", md, re.M) is not None, "S4 ran at 500+ MiB/s throughout")
     check(re.search(r"^\| S2 \|[^|]*\| never, never, never \| never \|$", md, re.M) is not None,
           "S2 at 10-12 MiB/s never recovers")
-    check(re.search(r"^\| S0 \|[^|]*\| 1, 1, 1 \| 1 of 3: rep2-patched #6: copy_mc_enhanced_fast_string \|$",
+    check(re.search(r"^\| S0 \|[^|]*\| 1, 1, 1 \| 1 of 3: rep2-patched #6: copy_mc_enhanced_fast_string \| "
+                    r"1 of 3 \(0\.06–0\.79\) \|$",
                     md, re.M) is not None, "S0's RCU stall report is named with its run and function")
-    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 0 of 3 \|$", md, re.M) is not None,
+    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 0 of 3 \| 0 of 3 \(0\.00–0\.56\) \|$", md, re.M) is not None,
           "S4: no pause, no stall report (the report before it belongs to S0)")
-    check(re.search(r"^\| S4t \|[^|]*\| 30, 30, 30 \| 0 of 3 \|$", md, re.M) is not None,
-          "S4t's writer logged nothing from 10 to 40 s: a 30-s pause")
+    check(re.search(r"^\| S4t \|[^|]*\| 30, 30, 30 \| 0 of 3 \| 3 of 3 \(0\.44–1\.00\) \|$", md, re.M) is not None,
+          "S4t's writer logged nothing from 10 to 40 s: a 30-s pause, a stall in each run")
     check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
     check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
     check("| 0.993 |" in row("P3-tp") and "| no target |" in row("P3-tp"),
