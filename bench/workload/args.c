@@ -104,12 +104,16 @@ static int parse_one(const char *cmd, const char *name, int opt, const char *s,
 				    "milliseconds, more than 0 and at most 3600000", &a->over_ms);
 	case 'p':
 		r = parse_count(cmd, name, s, 1, 65536, &v);
+		if (r < 0)
+			return r;
 		a->pages = (unsigned int)v;
-		return r;
+		return 0;
 	case 'w':
 		r = parse_count(cmd, name, s, 1, 10000000, &v);
+		if (r < 0)
+			return r;
 		a->wake = (unsigned int)v;
-		return r;
+		return 0;
 	case 'S':
 		return parse_count(cmd, name, s, 0, UINT64_MAX, &a->seed);
 	case 'f':
