@@ -234,6 +234,12 @@ protection() {
 	echo "BENCH meta protection $1"
 }
 
+# Rate (units/s) over the whole of a progress log (the parentheses matter: a
+# bare ">" among printf's arguments is awk's output redirection).
+mean_rate() {	# mean_rate LOG
+	awk 'END { printf "%.2f\n", ($1 > 0 ? $2 / $1 : 0) }' "$1"
+}
+
 # Rate (units/s) over the last WINDOW seconds of a progress log.
 window_rate() {	# window_rate LOG
 	awk -v w="$WINDOW" '
@@ -711,22 +717,35 @@ start_probe() {
 
 # L1: high.slice serves requests while low.slice's batch writer overflows
 # RAM. The probe serves LAT_WARM seconds alone (warm_*), then low.slice
-# writes for SECONDS_RUN and the probe measures the same SECONDS_RUN
+# writes for SECONDS_RUN and the probe measures the same SECONDS_RUN from
+# the writer's first log line on (SIGUSR1 ends its warm-up: the first smoke
+# run, timed from the writer's unit start, saw the probe finish before the
+# writer, which took seconds to start in the guest)
 # (high_p50/p99/p999/max, high_over_50ms_share); high.slice's memory PSI
 # and refaults over that time; low.slice's rate over the last WINDOW
 # seconds and over the whole run.
 run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
-	local sc=$1 watcher psi0 psi1 ref0 t0 t1
+	local sc=$1 watcher writer psi0 psi1 ref0 t0 t1
 	protection_latency "$2"
 	latency_meta
 	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s in high.slice, ${LAT_WARM}s alone, then low.slice writes $MIB MiB for ${SECONDS_RUN}s ($2)"
-	start_probe --warm-up "$LAT_WARM" --seconds "$SECONDS_RUN"
+	# a warm-up as long as the test may run: SIGUSR1 ends it when the writer starts
+	start_probe --warm-up 3600 --seconds "$SECONDS_RUN"
 	sleep "$LAT_WARM"
 	diag_snapshot "$WORK/diag.before"
 	psi0=$(psi_totals) ref0=$(refaults high.slice) t0=$(date +%s.%N)
 	watch_memcgd &
 	watcher=$!
-	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2
+	rm -f "$WORK/low.log"
+	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2 &
+	writer=$!
+	# the writer's first log line is its start: the probe's measured run starts with it
+	while [[ ! -s "$WORK/low.log" ]]; do
+		kill -0 "$writer" 2>/dev/null || { wait "$writer"; die "low.slice's writer exited (status $?) before it started"; }
+		sleep 0.1
+	done
+	systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-high.service
+	wait "$writer" || die "low.slice's writer failed"
 	wait "$PROBE_PID" || die "the latency probe failed"
 	kill "$watcher" 2>/dev/null || true
 	psi1=$(psi_totals) t1=$(date +%s.%N)
@@ -740,7 +759,7 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	emit_series "$sc" high "$WORK/probe.log"
 	emit_series "$sc" low "$WORK/low.log"
 	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s
-	result "$sc" low_mean "$(awk 'END { printf "%.2f\n", $1 > 0 ? $2 / $1 : 0 }' "$WORK/low.log")" MiB/s
+	result "$sc" low_mean "$(mean_rate "$WORK/low.log")" MiB/s
 	memcgd_counters "$sc"
 }
 

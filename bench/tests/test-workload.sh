@@ -98,6 +98,17 @@ awk -v p99="$(metric p99 "$tmp/stop.out")" -v max="$(metric max "$tmp/stop.out")
 	ok "a 300-ms stop shows: max $(metric max "$tmp/stop.out") ms, p99 $(metric p99 "$tmp/stop.out") ms, $(metric over_50ms "$tmp/stop.out") over 50 ms" ||
 	fail "a 300-ms stop is hidden: $(tr '\n' ' ' <"$tmp/stop.out")"
 
+# SIGUSR1 ends the warm-up: the measured run starts then, and lasts --seconds
+t0=$(date +%s%N)
+"$bench" latency --mib 4 --warm-up 100 --seconds 0.5 >"$tmp/usr1.out" &
+pid=$!
+sleep 0.5
+kill -USR1 "$pid"
+wait "$pid" && (( $(metric warm_requests "$tmp/usr1.out") > 0 )) && [[ "$(metric requests "$tmp/usr1.out")" == 100 ]] &&
+	(( ($(date +%s%N) - t0) / 1000000000 < 20 )) &&
+	ok "SIGUSR1 ended the warm-up after $(metric warm_requests "$tmp/usr1.out") requests, then 100 more" ||
+	fail "latency after SIGUSR1: $(tr '\n' ' ' <"$tmp/usr1.out")"
+
 # --seconds 0 runs until SIGTERM, then reports what it did
 "$bench" latency --mib 4 --seconds 0 >"$tmp/term.out" &
 pid=$!
@@ -178,6 +189,9 @@ want="BENCH hist L1-x high_run 0.0501187 1;BENCH hist L1-x high_run 1 2;BENCH hi
 (source "$lib"; probe_histogram L1-x "$tmp/lat.txt") | awk -v n="$(grep -c '^run ' "$tmp/lat.txt")" \
 	'$4 == "high_run" { c += $6 } END { exit c != n }' && ok "probe_histogram counts every request once" ||
 	fail "probe_histogram of $tmp/lat.txt does not add up"
+printf '0.000 0\n2.000 10\n4.000 30\n' >"$tmp/m.log"
+got=$(source "$lib"; mean_rate "$tmp/m.log")
+[[ "$got" == 7.50 ]] && ok "mean_rate 30 MiB in 4 s -> $got" || fail "mean_rate -> '$got', want 7.50"
 printf 'latency requests 400 requests\nlatency p99 1.500 ms\nlatency wake_p99 30.000 ms\nnoise\n' >"$tmp/p.out"
 got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
 [[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&

@@ -14,8 +14,10 @@
  * longer than 1 / rate for a while, the backlog and the latencies grow,
  * as a single-threaded server's would.
  *
- * Phases, each reported apart: --warm-up W seconds of requests (warm_*:
- * the service on its own, before the scenario adds its contention), --seconds
+ * Phases, each reported apart: --warm-up W seconds of requests, ended
+ * earlier by SIGUSR1 (warm_*: the service on its own, before the scenario
+ * adds its contention; the signal starts the measured run when the
+ * contention does), --seconds
  * S of requests (0: until SIGTERM/SIGINT), then, with --wake K, --idle I
  * seconds without touching memory and K more requests at the same rate
  * (wake_*): the wake-up cost, the latency of the first requests after an
@@ -37,19 +39,23 @@
 
 #define NS_PER_SEC 1000000000ULL
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, warm_up_ended;
 
-static void on_stop(int sig)
+static void on_signal(int sig)
 {
-	stop_requested = 1;
+	if (sig == SIGUSR1)
+		warm_up_ended = 1;
+	else
+		stop_requested = 1;
 }
 
 static int install_stop_handlers(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART: sleeps return */
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: sleeps return */
 
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL)) {
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL) ||
+	    sigaction(SIGUSR1, &sa, NULL)) {
 		fprintf(stderr, "memcgd-bench latency: sigaction: %s\n", strerror(errno));
 		return -errno;
 	}
@@ -66,13 +72,17 @@ static uint64_t next_random(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* Sleeps until @when (CLOCK_MONOTONIC ns); returns early only on a stop request. */
-static void sleep_until(uint64_t when)
+/*
+ * Sleeps until @when (CLOCK_MONOTONIC ns); returns early on a stop request or
+ * when *@end_flag (if not NULL) is set.
+ */
+static void sleep_until(uint64_t when, volatile sig_atomic_t *end_flag)
 {
 	struct timespec ts = { .tv_sec = (time_t)(when / NS_PER_SEC),
 			       .tv_nsec = (long)(when % NS_PER_SEC) };
 
-	while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (!stop_requested && !(end_flag && *end_flag) &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -95,22 +105,23 @@ static void request(struct working_set *ws)
 
 /*
  * Runs requests at @rate from now on: @count of them, or (count 0) those
- * scheduled within @seconds (0: until stopped). Records each in @s.
+ * scheduled within @seconds (0: until stopped), or until *@end_flag is set.
+ * Records each in @s.
  */
 static int run_phase(struct working_set *ws, double rate, uint64_t count, double seconds,
-		     struct progress *p, struct samples *s)
+		     volatile sig_atomic_t *end_flag, struct progress *p, struct samples *s)
 {
 	uint64_t start = monotonic_ns(), duration = (uint64_t)(seconds * NS_PER_SEC);
 	uint64_t done = start;
 	int r;
 
-	for (uint64_t i = 0; !stop_requested; i++) {
+	for (uint64_t i = 0; !stop_requested && !(end_flag && *end_flag); i++) {
 		uint64_t due = (uint64_t)((double)i * NS_PER_SEC / rate);
 
 		if (count ? i >= count : seconds > 0 && due >= duration)
 			break;
-		sleep_until(start + due);
-		if (stop_requested)
+		sleep_until(start + due, end_flag);
+		if (stop_requested || (end_flag && *end_flag))
 			break;
 		request(ws);
 		done = monotonic_ns();
@@ -218,12 +229,12 @@ int run_latency(const struct workload_args *a)
 	if (r < 0)
 		goto out;
 	progress_start(&p, log, 0);
-	r = a->warm_up > 0 ? run_phase(&ws, a->rate, 0, a->warm_up, &p, &warm) : 0;
+	r = a->warm_up > 0 ? run_phase(&ws, a->rate, 0, a->warm_up, &warm_up_ended, &p, &warm) : 0;
 	if (!r && !stop_requested)
-		r = run_phase(&ws, a->rate, 0, a->seconds, &p, &run);
+		r = run_phase(&ws, a->rate, 0, a->seconds, NULL, &p, &run);
 	if (!r && a->wake && !stop_requested) {
-		sleep_until(monotonic_ns() + (uint64_t)(a->idle * NS_PER_SEC));
-		r = run_phase(&ws, a->rate, a->wake, 0, &p, &wake);
+		sleep_until(monotonic_ns() + (uint64_t)(a->idle * NS_PER_SEC), NULL);
+		r = run_phase(&ws, a->rate, a->wake, 0, NULL, &p, &wake);
 	}
 	progress_finish(&p);
 	if (!r)

@@ -26,7 +26,8 @@ static const char usage[] =
 	"        open-loop requests at R/s (default 200), each updating P random pages\n"
 	"        (default 4) of an N MiB working set; latency from the scheduled start:\n"
 	"        p50/p99/p999/max, requests over T ms (default 50); --warm-up: W s of\n"
-	"        requests first (warm_*); --wake: after S s, idle I s, then K more\n"
+	"        requests first (warm_*; SIGUSR1 ends it); --wake: after S s, idle I s,\n"
+	"        then K more\n"
 	"        requests (wake_*); --latencies: every request\n"
 	"--log writes '<seconds> <units>' once a second ('-' = stdout).\n";
 
