@@ -744,7 +744,8 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 		kill -0 "$writer" 2>/dev/null || { wait "$writer"; die "low.slice's writer exited (status $?) before it started"; }
 		sleep 0.1
 	done
-	systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-high.service
+	systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-high.service ||
+		die "could not end the latency probe's warm-up (SIGUSR1 to bench-probe-high.service)"
 	wait "$writer" || die "low.slice's writer failed"
 	wait "$PROBE_PID" || die "the latency probe failed"
 	kill "$watcher" 2>/dev/null || true
