@@ -23,8 +23,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402  (bench/stats.py beside this file)
+
 OTHER_CPU_MAX = 0.30
 QEMU_CPU_MIN = 0.85
+STALL_S = 20             # a pause this long counts as a stall (issue 15, item 5)
 
 # (name, numerator, denominator, target, kind, what, rfc)
 # kind ">=": value must reach target; "within": |value - 1| <= target; "info": no target
@@ -59,6 +63,24 @@ RATIOS = [
      "low slice, high idle, no protection (pattern-filled holder): patched / unpatched 6.12", "-"),
 ]
 
+# Targets of the latency scenarios (issue 15), decided per boot pair by
+# bench/stats.py: (name, (scenario, metric) numerator, denominator, target,
+# direction, floor, what). floor: the measurement's resolution, what a 0
+# counts as (a starved writer's MiB/s); None: a 0 is an error.
+PAIRED = [
+    ("L1", ("L1-memcgd", "high_p99"), ("L1-low", "high_p99"), 0.5, "<=", None,
+     "high.slice p99 latency under contention: memcgd / memory.low"),
+    ("L1-static", ("L1-memcgd", "high_p99"), ("L1-lowhigh", "high_p99"), 0.8, "<=", None,
+     "high.slice p99 latency under contention: memcgd / memory.low + memory.high on low"),
+    ("L1b", ("L1-memcgd", "low"), ("L1-low", "low"), 1.0, ">=", 0.01,
+     "low.slice throughput under contention: memcgd / memory.low"),
+    ("L2", ("L2-memcgd", "low_work_seconds"), ("L2-low", "low_work_seconds"), 0.1, "<=", None,
+     "low.slice time to finish its work while high.slice idles: memcgd / memory.low"),
+    ("L3", ("L2-memcgd", "high_wake_p99"), ("L2-low", "high_wake_p99"), None, None, None,
+     "high.slice p99 of its first requests after idling: memcgd / memory.low"),
+]
+BOOTSTRAP_SEED = 1
+
 SCENARIOS = {
     "S5": "each slice's writer alone",
     "S1": "memory.low on high, both busy",
@@ -75,6 +97,14 @@ SCENARIOS = {
     "P4": "fault and tmpfs-write microbenchmarks, nothing attached",
     "P5": "fault microbenchmark with 2 and 256 managed slices",
     "footprint": "memcgd RSS, start to READY, reload latency",
+    "L1-none": "latency probe in high, batch writer in low: no protection",
+    "L1-low": "latency probe in high, batch writer in low: memory.low on high",
+    "L1-lowhigh": "latency probe in high, batch writer in low: memory.low on high, memory.high on low",
+    "L1-memcgd": "latency probe in high, batch writer in low: memcgd, shipped example policies",
+    "L2-none": "probe idles while low does fixed work, then wakes: no protection",
+    "L2-low": "probe idles while low does fixed work, then wakes: memory.low on high",
+    "L2-lowhigh": "probe idles while low does fixed work, then wakes: memory.low on high, memory.high on low",
+    "L2-memcgd": "probe idles while low does fixed work, then wakes: memcgd, shipped example policies",
 }
 
 
@@ -206,24 +236,30 @@ def stall_table(runs, out):
             rs = [r for r in accepted_runs(runs, kernel, sc) if r.series or r.rcu_stalls]
             if not rs:
                 continue
-            pauses = []
+            pauses, stalled = [], 0
             for r in rs:
                 p = [longest_pause(r.series[sl]) for sl in ("high", "low") if sl in r.series]
                 p = [x for x in p if x is not None]
                 pauses.append(f"{max(p):.0f}" if p else "-")
+                stalled += bool(r.rcu_stalls) or (bool(p) and max(p) >= STALL_S)
             stalls = [f"{r.boot} #{r.order}: {', '.join(r.rcu_stalls)}" for r in rs if r.rcu_stalls]
             label = scenario_label(sc, kernel)
+            lo, hi = stats.wilson(stalled, len(rs))
             rows.append(f"| {label} | {SCENARIOS[sc]} | {', '.join(pauses)} | "
-                        f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} |")
+                        f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} | "
+                        f"{stalled} of {len(rs)} ({lo:.2f}–{hi:.2f}) |")
     if not rows:
         return
     out.append("## Stalls\n")
     out.append("Longest time without a progress line of either writer, per accepted run (a writer "
                "logs every second while it gets at least 1 MiB written), and the runs during which "
                "the guest kernel reported an RCU stall (a CPU that passed no quiescent state for 21 s), "
-               "with the function it was in.\n")
-    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report |")
-    out.append("|---|---|---|---|")
+               "with the function it was in. Stalled: runs with a pause of at least "
+               f"{STALL_S:.0f} s or an RCU stall report, with the 95 % Wilson interval of that "
+               "share.\n")
+    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report | "
+               "stalled (95 % interval) |")
+    out.append("|---|---|---|---|---|")
     out.extend(rows)
     out.append("")
 
@@ -293,6 +329,45 @@ def ratio_row(runs, spec):
         dev = abs(value - 1)
         verdict = "met" if dev <= target else f"missed: {100 * dev:.1f}% apart (allowed {100 * target:.0f}%)"
     return name, what, value, (low, high), target, kind, rfc, verdict, (len(a), len(b))
+
+
+def paired_row(runs, spec):
+    """One PAIRED target over the accepted runs of the patched kernel: the
+    per-boot ratios and their stats.summarize()."""
+    name, (num_sc, num_m), (den_sc, den_m), target, direction, floor, what = spec
+    records = [(r.boot, r.scenario, v) for r in runs
+               if r.kernel == "patched" and r.accepted and r.scenario in (num_sc, den_sc)
+               for v in r.results.get(num_m if r.scenario == num_sc else den_m, [])]
+    pairs = stats.paired_ratios(records, num_sc, den_sc, floor=floor)
+    return stats.summarize(pairs, target, direction, seed=BOOTSTRAP_SEED)
+
+
+def paired_table(runs, out):
+    """The latency targets, when their scenarios ran: median ratio over boots
+    with its 95 % bootstrap interval, and the verdict from the interval."""
+    if not any(r.scenario in SCENARIOS and r.scenario.startswith("L") for r in runs):
+        return
+    out.append("## Targets of the latency scenarios\n")
+    out.append("Per boot, the two scenarios' results are paired and their ratio taken; over the boots, "
+               "the median ratio with a 95 % bootstrap interval (bench/stats.py, seed "
+               f"{BOOTSTRAP_SEED}). met: the whole interval on the target's side; missed: wholly on "
+               f"the other side; inconclusive: otherwise, or fewer than {stats.MIN_BOOTS} boots.\n")
+    out.append("| ratio | what | boots | median | 95 % interval | target | verdict |")
+    out.append("|---|---|---|---|---|---|---|")
+    for spec in PAIRED:
+        name, what, target, direction = spec[0], spec[6], spec[3], spec[4]
+        try:
+            s = paired_row(runs, spec)
+        except ValueError as e:
+            out.append(f"| {name} | {what} | - | - | - | - | not computed: {e} |")
+            continue
+        interval = "-" if s["low"] is None else f"{fmt_ratio(s['low'])}–{fmt_ratio(s['high'])}"
+        target_txt = "-" if target is None else (f"1 ± {target:g}" if direction == "within"
+                                                 else f"{'≤' if direction == '<=' else '≥'} {target:g}")
+        verdict = s["verdict"] + (f" ({s['why']})" if "why" in s else "")
+        out.append(f"| {name} | {what} | {s['n']} | {fmt_ratio(s['median'])} | {interval} | "
+                   f"{target_txt} | {verdict} |")
+    out.append("")
 
 
 def fmt_ratio(v):
@@ -483,6 +558,8 @@ def render(runs, idents, accels, args, ended):
                    f"| {rfc} | {verdict} |")
     out.append("\nmeasured = median / median over accepted runs; range = the extremes "
                "(smallest numerator / largest denominator and the reverse).\n")
+
+    paired_table(runs, out)
 
     def metric_table(title, want):
         out.append(title)

@@ -34,7 +34,7 @@ bench_require() {
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|S4t|R3|P3|P5|footprint)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
@@ -92,6 +92,8 @@ bench_cleanup() {
 	systemctl stop memcgd.service 2>/dev/null || true
 	systemctl stop 'bench-*.service' 2>/dev/null || true
 	rm -rf /etc/memcgd.d
+	# a runtime property outlives the scenario: the next one starts without
+	systemctl set-property --runtime low.slice MemoryHigh=infinity 2>/dev/null || true
 }
 
 # start_unit NAME SLICE COMMAND...: a transient service (memory accounting on)
@@ -230,6 +232,12 @@ protection() {
 		start_memcgd high.slice low.slice
 	fi
 	echo "BENCH meta protection $1"
+}
+
+# Rate (units/s) over the whole of a progress log (the parentheses matter: a
+# bare ">" among printf's arguments is awk's output redirection).
+mean_rate() {	# mean_rate LOG
+	awk 'END { printf "%.2f\n", ($1 > 0 ? $2 / $1 : 0) }' "$1"
 }
 
 # Rate (units/s) over the last WINDOW seconds of a progress log.
@@ -582,4 +590,224 @@ run_footprint() {
 		t1=$(date +%s%N)
 		result footprint "reload_ms_$i" "$(((t1 - t0) / 1000000))" ms
 	done
+}
+
+# --- Latency scenarios (issue 15): L1 (contention), L2/L3 (high.slice idles)
+#
+# high.slice runs the open-loop latency probe (memcgd-bench latency): a
+# working set of PROBE_MIB (default half of RAM), PROBE_RATE requests/s
+# (default 200), each updating PROBE_PAGES random pages (default 4), timed
+# from their scheduled start. low.slice runs the batch writer over MIB (75%
+# of RAM): together they overflow RAM.
+PROBE_MIB=$(cmdline_value memcgd.bench_probe_mib $((mem_total_mib / 2)))
+PROBE_RATE=$(cmdline_value memcgd.bench_probe_rate 200)
+PROBE_PAGES=$(cmdline_value memcgd.bench_probe_pages 4)
+# seconds the probe serves alone before low.slice starts (its warm_* reference)
+LAT_WARM=$(cmdline_value memcgd.bench_lat_warm 10)
+# L3: requests measured after the idle period
+WAKE_REQUESTS=$(cmdline_value memcgd.bench_wake 100)
+# L2: low.slice's fixed amount of work (two passes over its buffer), cut off
+# after SECONDS_RUN
+WORK_MIB=$(cmdline_value memcgd.bench_work_mib $((MIB * 2)))
+EXAMPLES=/usr/share/doc/memcgd/examples
+
+# The configurations compared (issue 15, item 2), fixed before any run:
+#   none     no protection
+#   low      memory.low on high.slice: the probe's working set + 64 MiB for
+#            the process itself
+#   lowhigh  as low, plus memory.high on low.slice at what is left of RAM
+#            after that and 256 MiB for the system: the strongest static
+#            configuration a sysadmin would write without memcgd
+#   memcgd   memcgd with the example policies shipped in conf/
+#            (50-high.conf, 10-low.conf), unchanged
+protection_latency() {	# protection_latency CONFIG
+	local protect=$((PROBE_MIB + 64)) f
+	anchor_slices
+	case "$1" in
+	none|memcgd)
+		set_memory_low high.slice 0 ;;
+	low|lowhigh)
+		set_memory_low high.slice "${protect}M" ;;
+	*)	die "unknown latency configuration '$1'" ;;
+	esac
+	set_memory_low low.slice 0
+	if [[ "$1" == lowhigh ]]; then
+		set_memory_high low.slice "$((mem_total_mib - protect - 256))M"
+	else
+		set_memory_high low.slice infinity
+	fi
+	if [[ "$1" == memcgd ]]; then
+		for f in 50-high.conf 10-low.conf; do
+			[[ -r "$EXAMPLES/$f" ]] || die "$EXAMPLES/$f is not installed (meson installs conf/ there)"
+			cp "$EXAMPLES/$f" /etc/memcgd.d/
+			echo "BENCH meta policy_$f $(sha256sum "$EXAMPLES/$f" | cut -c1-16) (shipped example)"
+		done
+		start_memcgd high.slice low.slice
+	fi
+	echo "BENCH meta protection $1"
+}
+
+set_memory_high() {	# set_memory_high SLICE VALUE
+	systemctl set-property --runtime "$1" "MemoryHigh=$2"
+	echo "BENCH meta $1.memory.high $(cat "/sys/fs/cgroup/$1/memory.high")"
+}
+
+latency_meta() {
+	echo "BENCH meta probe_mib $PROBE_MIB"
+	echo "BENCH meta probe_rate $PROBE_RATE"
+	echo "BENCH meta probe_pages $PROBE_PAGES"
+	echo "BENCH meta probe_warm_s $LAT_WARM"
+}
+
+# The probe's summary ("latency METRIC VALUE UNIT") as results high_METRIC
+probe_results() {	# probe_results SCENARIO FILE
+	awk -v sc="$1" '$1 == "latency" && NF >= 3 { printf "BENCH result %s high_%s %s %s\n", sc, $2, $3, $4 }' "$2"
+}
+
+# Latency histogram per phase of the probe, for the report's CDFs: 10
+# log-spaced buckets per decade from 0.01 ms, "BENCH hist SCENARIO
+# high_PHASE UPPER_MS COUNT" (non-empty buckets; a latency is counted in
+# the first bucket whose upper bound is at least it).
+probe_histogram() {	# probe_histogram SCENARIO FILE
+	awk -v sc="$1" '{
+		b = $3 <= 0.01 ? 0 : int(10 * log($3 / 0.01) / log(10) - 1e-9) + 1
+		n[$1 " " b]++
+	} END {
+		for (k in n) {
+			split(k, a, " ")
+			printf "BENCH hist %s high_%s %.6g %d\n", sc, a[1], 0.01 * 10 ^ (a[2] / 10), n[k]
+		}
+	}' "$2" | sort -k4,4 -k5,5g
+}
+
+# high.slice's memory pressure stall time, "some" and "full" (us, cumulative)
+psi_totals() {
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^total=/) printf "%s ", substr($i, 7) } END { print "" }' \
+		/sys/fs/cgroup/high.slice/memory.pressure 2>/dev/null
+}
+
+psi_results() {	# psi_results SCENARIO "SOME FULL" "SOME FULL" SECONDS
+	local b a
+	read -r -a b <<<"$2"
+	read -r -a a <<<"$3"
+	((${#b[@]} == 2 && ${#a[@]} == 2)) || { say "no memory.pressure in high.slice (CONFIG_PSI?)"; return 0; }
+	result "$1" high_psi_some "$(awk -v d=$((a[0] - b[0])) -v s="$4" 'BEGIN { printf "%.2f", d / 1e4 / s }')" %
+	result "$1" high_psi_full "$(awk -v d=$((a[1] - b[1])) -v s="$4" 'BEGIN { printf "%.2f", d / 1e4 / s }')" %
+}
+
+refaults() {	# refaults SLICE: workingset_refault_anon + _file of its memory.stat
+	awk '$1 ~ /^workingset_refault_(anon|file)$/ { n += $2 } END { print n + 0 }' "/sys/fs/cgroup/$1/memory.stat"
+}
+
+# start_probe ARGS...: the probe in high.slice in the background (PROBE_PID),
+# returns once it has filled its working set
+start_probe() {
+	local end=$((SECONDS + 300))
+	rm -f "$WORK/probe.ready"
+	run_unit bench-probe-high high.slice "$BENCH" latency --mib "$PROBE_MIB" --rate "$PROBE_RATE" \
+		--pages "$PROBE_PAGES" --ready "$WORK/probe.ready" --latencies "$WORK/probe.lat" \
+		--log "$WORK/probe.log" "$@" >"$WORK/probe.out" &
+	PROBE_PID=$!
+	while [[ ! -e "$WORK/probe.ready" ]]; do
+		kill -0 "$PROBE_PID" 2>/dev/null || { wait "$PROBE_PID"; die "the latency probe exited (status $?) before it was ready"; }
+		((SECONDS < end)) || die "the latency probe did not fill its $PROBE_MIB MiB in 300 s"
+		sleep 0.2
+	done
+}
+
+# L1: high.slice serves requests while low.slice's batch writer overflows
+# RAM. The probe serves LAT_WARM seconds alone (warm_*), then low.slice
+# writes for SECONDS_RUN and the probe measures the same SECONDS_RUN from
+# the writer's first log line on (SIGUSR1 ends its warm-up: the first smoke
+# run, timed from the writer's unit start, saw the probe finish before the
+# writer, which took seconds to start in the guest)
+# (high_p50/p99/p999/max, high_over_50ms_share); high.slice's memory PSI
+# and refaults over that time; low.slice's rate over the last WINDOW
+# seconds and over the whole run.
+run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
+	local sc=$1 watcher writer psi0 psi1 ref0 t0 t1
+	protection_latency "$2"
+	latency_meta
+	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s in high.slice, ${LAT_WARM}s alone, then low.slice writes $MIB MiB for ${SECONDS_RUN}s ($2)"
+	# a warm-up as long as the test may run: SIGUSR1 ends it when the writer starts
+	start_probe --warm-up 3600 --seconds "$SECONDS_RUN"
+	sleep "$LAT_WARM"
+	diag_snapshot "$WORK/diag.before"
+	psi0=$(psi_totals) ref0=$(refaults high.slice) t0=$(date +%s.%N)
+	watch_memcgd &
+	watcher=$!
+	rm -f "$WORK/low.log"
+	writer_unit bench-writer-low low.slice "$WORK/low.log" >&2 &
+	writer=$!
+	# the writer's first log line is its start: the probe's measured run starts with it
+	while [[ ! -s "$WORK/low.log" ]]; do
+		kill -0 "$writer" 2>/dev/null || { wait "$writer"; die "low.slice's writer exited (status $?) before it started"; }
+		sleep 0.1
+	done
+	systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-high.service ||
+		die "could not end the latency probe's warm-up (SIGUSR1 to bench-probe-high.service)"
+	wait "$writer" || die "low.slice's writer failed"
+	wait "$PROBE_PID" || die "the latency probe failed"
+	kill "$watcher" 2>/dev/null || true
+	psi1=$(psi_totals) t1=$(date +%s.%N)
+	diag_snapshot "$WORK/diag.after"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	sed 's/^/  probe: /' "$WORK/probe.out" >&2
+	probe_results "$sc" "$WORK/probe.out"
+	probe_histogram "$sc" "$WORK/probe.lat"
+	psi_results "$sc" "$psi0" "$psi1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+	result "$sc" high_refaults "$(($(refaults high.slice) - ref0))" pages
+	emit_series "$sc" high "$WORK/probe.log"
+	emit_series "$sc" low "$WORK/low.log"
+	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s
+	result "$sc" low_mean "$(mean_rate "$WORK/low.log")" MiB/s
+	memcgd_counters "$sc"
+}
+
+# L2 and L3: high.slice serves LAT_WARM seconds (high_p99 and the rest: the
+# service before it idles), then idles; IDLE_SETTLE
+# seconds into the idle period low.slice's writer starts a fixed amount of
+# work (WORK_MIB), cut off after SECONDS_RUN (L2: low_work_seconds, the time
+# to finish it); 10 s after that cut-off the probe serves WAKE_REQUESTS more
+# requests (L3: high_wake_p99, the price of having let its memory go).
+run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
+	local sc=$1 settle idle out
+	settle=$(cmdline_value memcgd.bench_idle_settle 8)
+	idle=$((settle + SECONDS_RUN + 10))
+	protection_latency "$2"
+	latency_meta
+	echo "BENCH meta idle_settle_s $settle"
+	echo "BENCH meta work_mib $WORK_MIB"
+	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s for ${LAT_WARM}s, idle ${idle}s, $WAKE_REQUESTS requests; low.slice writes $WORK_MIB MiB from ${settle}s into the idle time, cut off at ${SECONDS_RUN}s ($2)"
+	start_probe --seconds "$LAT_WARM" --idle "$idle" --wake "$WAKE_REQUESTS"
+	sleep $((LAT_WARM + settle))
+	if [[ "$2" == memcgd ]]; then
+		slice_active high.slice && echo "BENCH meta high_active_at_low_start yes" ||
+			echo "BENCH meta high_active_at_low_start no"
+	fi
+	echo "BENCH meta high_memory_current_before_mib $(cgroup_mib high.slice memory.current)"
+	diag_snapshot "$WORK/diag.before"
+	out=$(run_unit bench-writer-low low.slice "$BENCH" writer --mib "$MIB" --work "$WORK_MIB" \
+		--seconds "$SECONDS_RUN" --log "$WORK/low.log") || die "low.slice's writer failed"
+	printf '%s\n' "$out" >&2
+	result "$sc" high_resident_at_work_end "$(cgroup_mib high.slice memory.current)" MiB
+	result "$sc" high_swapped_at_work_end "$(cgroup_mib high.slice memory.swap.current)" MiB
+	if [[ "$out" =~ work\ of\ [0-9]+\ MiB\ finished\ in\ ([0-9.]+)\ s ]]; then
+		result "$sc" low_work_seconds "${BASH_REMATCH[1]}" s
+		result "$sc" low_work_finished 1
+	elif [[ "$out" =~ not\ finished:\ ([0-9]+)\ MiB\ in\ ([0-9.]+)\ s ]]; then
+		result "$sc" low_work_seconds "${BASH_REMATCH[2]}" s
+		result "$sc" low_work_finished 0
+		result "$sc" low_work_done "${BASH_REMATCH[1]}" MiB
+	else
+		die "the writer printed no --work line: $out"
+	fi
+	wait "$PROBE_PID" || die "the latency probe failed"
+	diag_snapshot "$WORK/diag.after"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	sed 's/^/  probe: /' "$WORK/probe.out" >&2
+	probe_results "$sc" "$WORK/probe.out"
+	probe_histogram "$sc" "$WORK/probe.lat"
+	emit_series "$sc" low "$WORK/low.log"
+	memcgd_counters "$sc"
 }

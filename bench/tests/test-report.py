@@ -81,6 +81,10 @@ with tempfile.TemporaryDirectory() as root:
                             f"result P3 attached_2 985 faults/s"]),
             ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
             ("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 300 MiB/s"]),
+            ("L1-memcgd", "PASS", [f"result L1-memcgd high_p99 {[2.5, 3.5, 4.5][i]} ms",
+                                   "hist L1-memcgd high_run 1.25893 3", "result L1-memcgd low 20 MiB/s"]),
+            ("L1-low", "PASS", ["result L1-low high_p99 10 ms", f"result L1-low low {[0, 10, 10][i]} MiB/s"]),
+            ("L1-lowhigh", "PASS", ["result L1-lowhigh high_p99 5 ms", "result L1-lowhigh low 5 MiB/s"]),
         ]
         loads = {t[0]: normal for t in tests}
         # the guest's RCU stall report during S0 of the second boot, with its register dump
@@ -132,12 +136,13 @@ with tempfile.TemporaryDirectory() as root:
     check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 1 \|$", md, re.M) is not None, "S4 ran at 500+ MiB/s throughout")
     check(re.search(r"^\| S2 \|[^|]*\| never, never, never \| never \|$", md, re.M) is not None,
           "S2 at 10-12 MiB/s never recovers")
-    check(re.search(r"^\| S0 \|[^|]*\| 1, 1, 1 \| 1 of 3: rep2-patched #6: copy_mc_enhanced_fast_string \|$",
+    check(re.search(r"^\| S0 \|[^|]*\| 1, 1, 1 \| 1 of 3: rep2-patched #6: copy_mc_enhanced_fast_string \| "
+                    r"1 of 3 \(0\.06–0\.79\) \|$",
                     md, re.M) is not None, "S0's RCU stall report is named with its run and function")
-    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 0 of 3 \|$", md, re.M) is not None,
+    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 0 of 3 \| 0 of 3 \(0\.00–0\.56\) \|$", md, re.M) is not None,
           "S4: no pause, no stall report (the report before it belongs to S0)")
-    check(re.search(r"^\| S4t \|[^|]*\| 30, 30, 30 \| 0 of 3 \|$", md, re.M) is not None,
-          "S4t's writer logged nothing from 10 to 40 s: a 30-s pause")
+    check(re.search(r"^\| S4t \|[^|]*\| 30, 30, 30 \| 0 of 3 \| 3 of 3 \(0\.44–1\.00\) \|$", md, re.M) is not None,
+          "S4t's writer logged nothing from 10 to 40 s: a 30-s pause, a stall in each run")
     check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
     check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
     check("| 0.993 |" in row("P3-tp") and "| no target |" in row("P3-tp"),
@@ -166,6 +171,21 @@ with tempfile.TemporaryDirectory() as root:
     check("not measured" in row("K0f"), "K0f without S0f runs is not measured: " + row("K0f"))
     check(re.search(r"^\| S0 \(unpatched\) \|[^|]*\| 6, never, never \| never \|$", md, re.M) is not None,
           "the unpatched kernel's S0 runs have their own recovery row")
+    check(re.search(r"^\| L1-memcgd \| latency probe in high, batch writer in low: memcgd, shipped example "
+                    r"policies \| high_p99 \(ms\) \| 3.50 \| 2.50 \| 4.50 \| 3 of 3 \|$", md, re.M) is not None,
+          "the latency scenario's p99 is in the scenario table")
+    # latency targets, per boot pair: L1 = 2.5/10, 3.5/10, 4.5/10; with three
+    # boots the bootstrap interval of the median spans the smallest to the largest
+    check("| L1 | high.slice p99 latency under contention: memcgd / memory.low | 3 | 0.350 | 0.250–0.450 | ≤ 0.5 | met |"
+          in md, "L1: ratios 0.25, 0.35, 0.45, interval below 0.5: met")
+    check("| L1-static | high.slice p99 latency under contention: memcgd / memory.low + memory.high on low | 3 | "
+          "0.700 | 0.500–0.900 | ≤ 0.8 | inconclusive |" in md, "L1-static: interval 0.5-0.9 spans 0.8: inconclusive")
+    check("| L1b | low.slice throughput under contention: memcgd / memory.low | 3 | 2.000 | 2.000–2000.0 | ≥ 1 | met |"
+          in md, "L1b: a starved memory.low run (0 MiB/s) counts as 0.01, ratio 2000")
+    check(re.search(r"^\| L2 \|[^|]*\| 0 \| - \| - \| ≤ 0.1 \| inconclusive \(n = 0 < 3 boots\) \|$", md, re.M)
+          is not None, "L2 without its scenarios: n = 0, inconclusive")
+    check(re.search(r"^\| L3 \|[^|]*\| 0 \| - \| - \| - \| no target \|$", md, re.M) is not None,
+          "L3 has no target")
     png = os.path.join(out, "benchmarks.png")
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
 
@@ -178,6 +198,7 @@ with tempfile.TemporaryDirectory() as root:
     p2 = subprocess.run([sys.executable, report, "--runs", runs2, "--out", out2, "--command", "scripts/bench --test"],
                         capture_output=True, text=True)
     md2 = open(os.path.join(out2, "benchmarks.md")).read() if p2.returncode == 0 else ""
+    check("Targets of the latency scenarios" not in md2, "no latency targets table without latency runs")
     check(p2.returncode == 0 and "1 boots of the patched kernel with the scenarios in a rotated order;" in md2
           and "unpatched kernel for" not in md2, "no unpatched boot is claimed without P4: " + p2.stderr.strip())
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Host test of the benchmark workload tool and of the guest library's rate
 # computation: progress logs are well formed, rates are what the log says,
-# bad arguments fail with a message naming the option.
+# the latency generator keeps its rate and times requests from their
+# scheduled start (a stopped process shows in its percentiles), bad arguments
+# fail with a message naming the option.
 # usage: test-workload.sh MEMCGD_BENCH BENCH_LIB
 set -uo pipefail
 bench=$1 lib=$2
@@ -35,6 +37,95 @@ mkdir "$tmp/shm"
 out=$("$bench" charge --dir "$tmp/shm" --mib 4 --seconds 0.5) && [[ "$out" =~ ([0-9.]+)\ MiB/s$ ]] &&
 	[[ -z "$(ls -A "$tmp/shm")" ]] && ok "charge: $out" || fail "charge printed '$out' or left files: $(ls -A "$tmp/shm")"
 
+# writer --work: stops at exactly W MiB and says so; cut off at --seconds otherwise
+out=$("$bench" writer --mib 8 --work 100 --seconds 60) &&
+	[[ "$out" == *"writer: 100 MiB in "* && "$out" == *"writer: work of 100 MiB finished in "* ]] &&
+	ok "writer --work 100 stops at 100 MiB" || fail "writer --work 100 printed '$out'"
+out=$("$bench" writer --mib 8 --work 1000000 --seconds 0.3) &&
+	[[ "$out" =~ work\ of\ 1000000\ MiB\ not\ finished:\ [0-9]+\ MiB\ in\ 0\.[3-9] ]] &&
+	ok "writer --work cut off at --seconds" || fail "writer --work cut off printed '$out'"
+
+# latency: metric VALUE of a summary ("latency METRIC VALUE UNIT" lines)
+metric() { awk -v m="$1" '$1 == "latency" && $2 == m { print $3 }' "$2"; }
+# nearest-rank percentile NUM/DEN of the "run" latencies in a --latencies file
+file_pct() { awk -v ph="$2" '$1 == ph { print $3 }' "$1" | sort -g |
+	awk -v num="$3" -v den="$4" '{ v[NR] = $1 } END { r = int((NR * num + den - 1) / den); printf "%.3f\n", v[r < 1 ? 1 : r] }'; }
+t0=$(date +%s%N)
+"$bench" latency --mib 16 --seconds 2 --rate 200 --pages 4 --latencies "$tmp/lat.txt" --log "$tmp/lat.log" \
+	>"$tmp/lat.out" || fail "latency exited $?"
+t1=$(date +%s%N)
+n=$(metric requests "$tmp/lat.out")
+[[ "$n" == 400 ]] && ok "latency: 2 s at 200/s scheduled 400 requests" || fail "latency scheduled '$n' requests, want 400"
+awk -v r="$(metric rate "$tmp/lat.out")" 'BEGIN { exit !(r >= 180 && r <= 220) }' &&
+	ok "latency reports its rate as requested: $(metric rate "$tmp/lat.out") req/s" ||
+	fail "latency rate '$(metric rate "$tmp/lat.out")', want 200 +- 10%"
+# paced, not as fast as it can: 400 requests at 200/s take about 2 s of wall time
+(( (t1 - t0) / 1000000 >= 1900 && (t1 - t0) / 1000000 < 10000 )) && ok "latency took $(( (t1 - t0) / 1000000 )) ms" ||
+	fail "latency took $(( (t1 - t0) / 1000000 )) ms for a 2-s schedule"
+awk -v a="$(metric p50 "$tmp/lat.out")" -v b="$(metric p99 "$tmp/lat.out")" -v c="$(metric p999 "$tmp/lat.out")" \
+	-v d="$(metric max "$tmp/lat.out")" 'BEGIN { exit !(a >= 0 && a <= b && b <= c && c <= d) }' &&
+	ok "latency percentiles are ordered" || fail "latency percentiles: $(cat "$tmp/lat.out")"
+[[ "$(grep -c '^run ' "$tmp/lat.txt")" == 400 ]] && ok "--latencies has a line per request" ||
+	fail "--latencies has $(grep -c '^run ' "$tmp/lat.txt") run lines, want 400"
+awk '$1 == "run" { if ($2 != sprintf("%.6f", (NR - 1) * 0.005)) bad = 1 } END { exit bad }' "$tmp/lat.txt" &&
+	ok "--latencies: request i scheduled at i / rate" || fail "--latencies schedule: $(head -3 "$tmp/lat.txt")"
+for p in "p50 1 2" "p99 99 100" "p999 999 1000" "max 1 1"; do
+	set -- $p
+	want=$(file_pct "$tmp/lat.txt" run "$2" "$3")
+	[[ "$(metric "$1" "$tmp/lat.out")" == "$want" ]] && ok "latency $1 is the nearest rank of its latencies ($want ms)" ||
+		fail "latency $1 '$(metric "$1" "$tmp/lat.out")', its latencies say '$want'"
+done
+over=$(awk '$1 == "run" && $3 > 50 { n++ } END { print n + 0 }' "$tmp/lat.txt")
+[[ "$(metric over_50ms "$tmp/lat.out")" == "$over" ]] && ok "latency over_50ms matches its latencies ($over)" ||
+	fail "latency over_50ms '$(metric over_50ms "$tmp/lat.out")', its latencies say $over"
+awk 'NR > 1 && ($1 < t || $2 < u) { bad = 1 } { t = $1; u = $2 } END { exit bad || u != 400 }' "$tmp/lat.log" &&
+	ok "latency --log counts its requests" || fail "latency --log: $(tail -2 "$tmp/lat.log")"
+
+# Open loop: the process stopped for 300 ms mid-run. Every request due during
+# the stop is late by what was left of it (~60 requests at 200/s, 0-300 ms),
+# so p99 of 600 requests is well over 100 ms. A closed-loop generator, timing
+# each request from when it actually started, would see one slow request and
+# a p99 of a fraction of a millisecond.
+"$bench" latency --mib 16 --seconds 3 --rate 200 >"$tmp/stop.out" &
+pid=$!
+sleep 1
+kill -STOP "$pid"
+sleep 0.3
+kill -CONT "$pid"
+wait "$pid" || fail "latency (stopped) exited $?"
+awk -v p99="$(metric p99 "$tmp/stop.out")" -v max="$(metric max "$tmp/stop.out")" -v over="$(metric over_50ms "$tmp/stop.out")" \
+	'BEGIN { exit !(max >= 250 && p99 >= 100 && over >= 20) }' &&
+	ok "a 300-ms stop shows: max $(metric max "$tmp/stop.out") ms, p99 $(metric p99 "$tmp/stop.out") ms, $(metric over_50ms "$tmp/stop.out") over 50 ms" ||
+	fail "a 300-ms stop is hidden: $(tr '\n' ' ' <"$tmp/stop.out")"
+
+# SIGUSR1 ends the warm-up: the measured run starts then, and lasts --seconds
+t0=$(date +%s%N)
+"$bench" latency --mib 4 --warm-up 100 --seconds 0.5 >"$tmp/usr1.out" &
+pid=$!
+sleep 0.5
+kill -USR1 "$pid"
+wait "$pid" && (( $(metric warm_requests "$tmp/usr1.out") > 0 )) && [[ "$(metric requests "$tmp/usr1.out")" == 100 ]] &&
+	(( ($(date +%s%N) - t0) / 1000000000 < 20 )) &&
+	ok "SIGUSR1 ended the warm-up after $(metric warm_requests "$tmp/usr1.out") requests, then 100 more" ||
+	fail "latency after SIGUSR1: $(tr '\n' ' ' <"$tmp/usr1.out")"
+
+# --seconds 0 runs until SIGTERM, then reports what it did
+"$bench" latency --mib 4 --seconds 0 >"$tmp/term.out" &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid" && (( $(metric requests "$tmp/term.out") > 0 )) && [[ -n "$(metric p99 "$tmp/term.out")" ]] &&
+	ok "latency until SIGTERM: $(metric requests "$tmp/term.out") requests" || fail "latency after SIGTERM: $(cat "$tmp/term.out")"
+
+# the warm-up and wake-up phases: reported and logged apart from the run
+"$bench" latency --mib 4 --warm-up 0.1 --seconds 0.2 --idle 0.3 --wake 20 --ready "$tmp/lat.ready" \
+	--latencies "$tmp/wake.txt" >"$tmp/wake.out" || fail "latency --wake exited $?"
+[[ -e "$tmp/lat.ready" && "$(metric warm_requests "$tmp/wake.out")" == 20 && "$(metric requests "$tmp/wake.out")" == 40 &&
+	"$(metric wake_requests "$tmp/wake.out")" == 20 && -n "$(metric wake_p99 "$tmp/wake.out")" &&
+	"$(grep -c '^warm ' "$tmp/wake.txt")" == 20 && "$(grep -c '^wake ' "$tmp/wake.txt")" == 20 ]] &&
+	ok "latency --warm-up 0.1 --seconds 0.2 --wake 20: 20, 40, idle, 20 more" ||
+	fail "latency --warm-up/--wake: $(tr '\n' ' ' <"$tmp/wake.out")"
+
 # bad arguments: exit 2 (1 for a runtime failure) and name what is wrong
 expect_error() {	# expect_error STATUS PATTERN ARGS...
 	local want=$1 pattern=$2 rc
@@ -56,6 +147,16 @@ expect_error 2 "--fill wants" holder --fill ones
 expect_error 2 "unknown or incomplete option '--bogus'" writer --bogus
 expect_error 2 "unexpected argument 'extra'" writer extra
 expect_error 2 "unknown command 'spin'" spin
+expect_error 2 "option '--rate' does not apply to writer" writer --rate 5
+expect_error 2 "option '--work' does not apply to holder" holder --work 5
+expect_error 2 "--rate wants requests per second" latency --rate 0
+expect_error 2 "--pages wants a whole number in 1..65536" latency --pages 0
+expect_error 2 "--over-ms wants milliseconds" latency --over-ms -3
+expect_error 2 "--wake wants a whole number" latency --wake x
+expect_error 2 "--work wants a whole number of MiB" writer --work 0
+expect_error 1 "--wake needs --seconds > 0" latency --mib 1 --seconds 0 --wake 5
+expect_error 1 "--idle needs --wake" latency --mib 1 --idle 5
+expect_error 1 "cannot write --latencies $tmp/missing/l" latency --mib 1 --seconds 0.1 --latencies "$tmp/missing/l"
 expect_error 1 "--dir is required" charge --mib 1
 expect_error 1 "cannot create a file in $tmp/missing" charge --dir "$tmp/missing" --mib 1
 expect_error 1 "cannot write $tmp/missing/log" writer --mib 1 --log "$tmp/missing/log"
@@ -78,6 +179,23 @@ printf '0.000 0\n10.000 100\n40.000 100\n50.000 200\n' | check_rate 5.00 20
 # the window covers the whole run
 printf '0.000 0\n1.000 30\n2.000 60\n' | check_rate 30.00 20
 printf '0.000 0\n' | check_rate 0 20
+
+# probe_histogram: log buckets (10 per decade from 0.01 ms) per phase; every
+# latency in the first bucket whose upper bound is at least it
+printf 'warm 0.0 0.005\nrun 0.0 0.05\nrun 0.005 1.000\nrun 0.010 1.001\nrun 0.015 1.000\n' >"$tmp/h.lat"
+got=$(source "$lib"; probe_histogram L1-x "$tmp/h.lat" | tr '\n' ';')
+want="BENCH hist L1-x high_run 0.0501187 1;BENCH hist L1-x high_run 1 2;BENCH hist L1-x high_run 1.25893 1;BENCH hist L1-x high_warm 0.01 1;"
+[[ "$got" == "$want" ]] && ok "probe_histogram buckets" || fail "probe_histogram: '$got', want '$want'"
+(source "$lib"; probe_histogram L1-x "$tmp/lat.txt") | awk -v n="$(grep -c '^run ' "$tmp/lat.txt")" \
+	'$4 == "high_run" { c += $6 } END { exit c != n }' && ok "probe_histogram counts every request once" ||
+	fail "probe_histogram of $tmp/lat.txt does not add up"
+printf '0.000 0\n2.000 10\n4.000 30\n' >"$tmp/m.log"
+got=$(source "$lib"; mean_rate "$tmp/m.log")
+[[ "$got" == 7.50 ]] && ok "mean_rate 30 MiB in 4 s -> $got" || fail "mean_rate -> '$got', want 7.50"
+printf 'latency requests 400 requests\nlatency p99 1.500 ms\nlatency wake_p99 30.000 ms\nnoise\n' >"$tmp/p.out"
+got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
+[[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&
+	ok "probe_results" || fail "probe_results: '$got'"
 
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
 echo "all workload checks passed"

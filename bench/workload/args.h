@@ -4,23 +4,36 @@
 #define MEMCGD_BENCH_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct workload_args {
 	size_t mib;		/* --mib */
 	double seconds;		/* --seconds, 0 = until stopped */
 	const char *log_path;	/* --log: per-second progress */
-	const char *ready_path;	/* --ready: created once set up (holder) */
+	const char *ready_path;	/* --ready: created once set up (holder, latency) */
 	const char *dir;	/* --dir: where the charge workload writes */
 	int fill_pattern;	/* --fill=pattern (holder): non-zero content */
+	size_t work_mib;	/* --work (writer): stop after this many MiB, 0 = no limit */
+	double rate;		/* --rate (latency): requests per second */
+	unsigned int pages;	/* --pages (latency): pages touched per request */
+	double over_ms;		/* --over-ms (latency): the "slow request" threshold */
+	const char *latencies_path; /* --latencies (latency): every latency */
+	double warm_up;		/* --warm-up (latency): seconds of requests reported apart */
+	double idle;		/* --idle (latency): seconds idle before the wake-up phase */
+	unsigned int wake;	/* --wake (latency): requests of the wake-up phase */
+	uint64_t seed;		/* --seed (latency): of the page choice */
 };
 
 /*
  * Parses argv[1..] of a subcommand into *a (defaults already set by the
- * caller). On bad input prints "memcgd-bench <cmd>: <what>" to stderr and
- * returns -EINVAL.
+ * caller). @allowed lists the long options the subcommand takes, as
+ * " mib seconds log ": any other known option is refused, so that a
+ * misplaced option is not silently ignored. On bad input prints
+ * "memcgd-bench <cmd>: <what>" to stderr and returns -EINVAL.
  */
-int parse_workload_args(const char *cmd, int argc, char **argv, struct workload_args *a);
+int parse_workload_args(const char *cmd, const char *allowed, int argc, char **argv,
+			struct workload_args *a);
 
 /*
  * Opens --log for writing ("-" is stdout) into *out; *out is NULL when no
@@ -29,5 +42,8 @@ int parse_workload_args(const char *cmd, int argc, char **argv, struct workload_
 int open_progress_log(const char *cmd, const char *path, FILE **out);
 /* Closes what open_progress_log() opened (not stdout, not NULL). */
 void close_progress_log(FILE *log);
+
+/* Creates @path (--ready) once a workload is set up; 0 when @path is NULL. */
+int announce_ready(const char *cmd, const char *path);
 
 #endif

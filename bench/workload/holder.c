@@ -6,29 +6,12 @@
  * I/O; --fill=pattern writes non-zero words, which must really be swapped.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "workloads.h"
-
-static int announce_ready(const char *path)
-{
-	int fd, r;
-
-	if (!path)
-		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		r = -errno;
-		fprintf(stderr, "memcgd-bench holder: cannot create %s: %s\n", path, strerror(-r));
-		return r;
-	}
-	close(fd);
-	return 0;
-}
 
 int run_holder(const struct workload_args *a)
 {
@@ -44,7 +27,7 @@ int run_holder(const struct workload_args *a)
 	} else {
 		memset(buf, 0, a->mib << 20);
 	}
-	r = announce_ready(a->ready_path);
+	r = announce_ready("holder", a->ready_path);
 	if (r < 0)
 		return r;
 	printf("holder: holding %zu MiB (%s fill)\n", a->mib, a->fill_pattern ? "pattern" : "zero");

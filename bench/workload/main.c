@@ -12,14 +12,23 @@
 
 static const char usage[] =
 	"usage: memcgd-bench COMMAND [OPTIONS]\n"
-	"  writer --mib N [--seconds S] [--log FILE]\n"
-	"        write 64-bit words over an N MiB buffer, count MiB written\n"
+	"  writer --mib N [--seconds S] [--log FILE] [--work W]\n"
+	"        write 64-bit words over an N MiB buffer, count MiB written;\n"
+	"        --work: stop after W MiB and print the time (cut off at S)\n"
 	"  holder --mib N [--fill zero|pattern] [--ready FILE] [--seconds S]\n"
 	"        fill an N MiB buffer, create FILE, sleep holding it (S = 0: forever)\n"
 	"  faults --mib N [--seconds S] [--log FILE]\n"
 	"        touch every page, MADV_DONTNEED, repeat: faults per second\n"
 	"  charge --dir DIR --mib N [--seconds S] [--log FILE]\n"
 	"        write a file in DIR up to N MiB, truncate, repeat: MiB per second\n"
+	"  latency --mib N [--seconds S] [--rate R] [--pages P] [--over-ms T] [--warm-up W]\n"
+	"          [--latencies FILE] [--wake K [--idle I]] [--seed X] [--ready FILE] [--log FILE]\n"
+	"        open-loop requests at R/s (default 200), each updating P random pages\n"
+	"        (default 4) of an N MiB working set; latency from the scheduled start:\n"
+	"        p50/p99/p999/max, requests over T ms (default 50); --warm-up: W s of\n"
+	"        requests first (warm_*; SIGUSR1 ends it); --wake: after S s, idle I s,\n"
+	"        then K more\n"
+	"        requests (wake_*); --latencies: every request\n"
 	"--log writes '<seconds> <units>' once a second ('-' = stdout).\n";
 
 void *map_anon(const char *cmd, size_t mib)
@@ -39,13 +48,16 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(const struct workload_args *a);
 		double default_seconds;
+		const char *options;
 	} commands[] = {
-		{ "writer", run_writer, 10 },
-		{ "holder", run_holder, 0 },
-		{ "faults", run_faults, 10 },
-		{ "charge", run_charge, 10 },
+		{ "writer", run_writer, 10, " mib seconds log work " },
+		{ "holder", run_holder, 0, " mib seconds fill ready " },
+		{ "faults", run_faults, 10, " mib seconds log " },
+		{ "charge", run_charge, 10, " dir mib seconds log " },
+		{ "latency", run_latency, 10,
+		  " mib seconds log ready rate pages over-ms latencies warm-up idle wake seed " },
 	};
-	struct workload_args a = { .mib = 64 };
+	struct workload_args a = { .mib = 64, .rate = 200, .pages = 4, .over_ms = 50, .seed = 1 };
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
@@ -55,7 +67,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name))
 			continue;
 		a.seconds = commands[i].default_seconds;
-		if (parse_workload_args(argv[1], argc - 1, argv + 1, &a) < 0)
+		if (parse_workload_args(argv[1], commands[i].options, argc - 1, argv + 1, &a) < 0)
 			return 2;
 		return commands[i].run(&a) < 0 ? 1 : 0;
 	}
