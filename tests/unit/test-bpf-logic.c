@@ -26,8 +26,8 @@ static struct kernfs_node kn_low = { .parent = &kn_root, .id = 200 };
 static struct kernfs_node kn_other = { .parent = &kn_root, .id = 300 };
 static struct cgroup cg_high = { &kn_high }, cg_high_svc = { &kn_high_svc }, cg_low = { &kn_low },
 		     cg_other = { &kn_other };
-static struct mem_cgroup mc_high = { .css = { &cg_high } }, mc_high_svc = { .css = { &cg_high_svc } }, mc_low = { .css = { &cg_low } },
-			 mc_other = { .css = { &cg_other } };
+static struct mem_cgroup mc_high = { .css = { .cgroup = &cg_high } }, mc_high_svc = { .css = { .cgroup = &cg_high_svc } }, mc_low = { .css = { .cgroup = &cg_low } },
+			 mc_other = { .css = { .cgroup = &cg_other } };
 
 enum { HIGH = 0, LOW = 1 };
 
@@ -297,7 +297,7 @@ static void test_exempt(void)
 	static struct kernfs_node kn_low_memcgd = { .parent = &kn_low, .id = 201 };
 	static struct kernfs_node kn_low_svc = { .parent = &kn_low, .id = 202 };
 	static struct cgroup cg_low_memcgd = { &kn_low_memcgd }, cg_low_svc = { &kn_low_svc };
-	static struct mem_cgroup mc_low_memcgd = { .css = { &cg_low_memcgd } }, mc_low_svc = { .css = { &cg_low_svc } };
+	static struct mem_cgroup mc_low_memcgd = { .css = { .cgroup = &cg_low_memcgd } }, mc_low_svc = { .css = { .cgroup = &cg_low_svc } };
 	__u64 id = kn_low_memcgd.id, skips = exempt_skips;
 	__u32 one = 1;
 
@@ -401,10 +401,10 @@ static void test_resolve_and_hooks(void)
 {
 	struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 102 };
 	struct cgroup cg_new = { &kn_new };
-	struct mem_cgroup mc_new = { .css = { &cg_new } };
+	struct mem_cgroup mc_new = { .css = { .cgroup = &cg_new } };
 	struct kernfs_node kn_deep = { .parent = &kn_new, .id = 103 };
 	struct cgroup cg_deep = { &kn_deep };
-	struct mem_cgroup mc_deep = { .css = { &cg_deep } };
+	struct mem_cgroup mc_deep = { .css = { .cgroup = &cg_deep } };
 	__u32 *slot;
 	__u64 id;
 
@@ -433,8 +433,8 @@ static void test_dying_not_cached(void)
 	struct kernfs_node kn_dying = { .parent = &kn_high_svc, .id = 104 };
 	struct kernfs_node kn_alive = { .parent = &kn_high_svc, .id = 105 };
 	struct cgroup cg_dying = { &kn_dying }, cg_alive = { &kn_alive };
-	struct mem_cgroup mc_dying = { .css = { &cg_dying, CSS_ONLINE | CSS_DYING } };
-	struct mem_cgroup mc_alive = { .css = { &cg_alive, CSS_ONLINE } };
+	struct mem_cgroup mc_dying = { .css = { .cgroup = &cg_dying, .flags = CSS_ONLINE | CSS_DYING } };
+	struct mem_cgroup mc_alive = { .css = { .cgroup = &cg_alive, .flags = CSS_ONLINE } };
 	size_t entries = shim_used(shim_find(&slice_of));
 	__u32 *slot;
 	__u64 id;
@@ -461,8 +461,8 @@ static void test_slice_of_full(void)
 	static struct kernfs_node kn_b = { .parent = &kn_high, .id = 111 };
 	static struct kernfs_node kn_c = { .parent = &kn_a, .id = 112 };
 	static struct cgroup cg_a = { &kn_a }, cg_b = { &kn_b }, cg_c = { &kn_c };
-	static struct mem_cgroup mc_a = { .css = { &cg_a, CSS_ONLINE } }, mc_b = { .css = { &cg_b, CSS_ONLINE } },
-				 mc_c = { .css = { &cg_c, CSS_ONLINE } };
+	static struct mem_cgroup mc_a = { .css = { .cgroup = &cg_a, .flags = CSS_ONLINE } }, mc_b = { .css = { .cgroup = &cg_b, .flags = CSS_ONLINE } },
+				 mc_c = { .css = { .cgroup = &cg_c, .flags = CSS_ONLINE } };
 	__u64 full0 = slice_of_full, id;
 	__u32 *slot;
 
