@@ -111,7 +111,12 @@ static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int dep
 
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
-		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT) /* not gone: unknown, so the walk cannot judge what is */
+				w->complete = false;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
 			continue;
 		if (is_other_slice_root(m, st.st_ino, slot))
 			continue;
