@@ -41,6 +41,9 @@ volatile __u64 slice_of_epoch;
 __u64 events_dropped;
 /* delays not applied because the cgroup is exempt (memcgd, PID 1, journald, dbus, logind) */
 __u64 exempt_skips;
+/* cgroups the hooks could not add to slice_of because it was full ([Daemon] MaxCgroups=): their
+ * faults are not counted. memcgd reports it (memcgctl status, journal). */
+__u64 slice_of_full;
 /*
  * Activity memcgd measures itself ([Activity] CPUUsage=): a slice that works on memory it
  * already has takes no page faults, so its fault rate says nothing. memcgd writes "active
@@ -330,6 +333,16 @@ int BPF_PROG(memcgd_count_events, struct mem_cgroup *memcg, int item, unsigned l
 	return 0;
 }
 
+/* errno values are macros, which vmlinux.h does not carry */
+#define MEMCGD_E2BIG 7
+
+/* slice_of refused an insert: it holds MaxCgroups= entries already */
+static __always_inline void count_map_full(long err)
+{
+	if (err == -MEMCGD_E2BIG)
+		__sync_fetch_and_add(&slice_of_full, 1);
+}
+
 /* Slot of the managed slice containing memcg, or -1. */
 static __always_inline int resolve_slice(struct mem_cgroup *memcg)
 {
@@ -346,8 +359,17 @@ static __always_inline int resolve_slice(struct mem_cgroup *memcg)
 		if (slot) {
 			__u32 found = *slot;
 
-			if (depth)	/* remember it: the next lookup costs one step */
-				bpf_map_update_elem(&slice_of, &first_id, &found, BPF_NOEXIST);
+			/*
+			 * Remember it (the next lookup costs one step), unless the cgroup is going
+			 * away: its offline hook may have deleted its entry already, and nothing
+			 * would delete one inserted after that. kill_css() sets CSS_DYING and only
+			 * then starts the RCU grace period after which the offline hook runs; this
+			 * program runs inside an RCU read-side section, so if it saw the flag clear,
+			 * its insert completes before that grace period ends, i.e. before the
+			 * offline hook's delete.
+			 */
+			if (depth && !(memcg->css.flags & CSS_DYING))
+				count_map_full(bpf_map_update_elem(&slice_of, &first_id, &found, BPF_NOEXIST));
 			return (int)found;
 		}
 		kn = kn->parent;
@@ -533,7 +555,7 @@ void BPF_PROG(memcgd_cgroup_online, struct mem_cgroup *memcg)
 		if (slot) {
 			__u32 found = *slot;
 
-			bpf_map_update_elem(&slice_of, &id, &found, BPF_ANY);
+			count_map_full(bpf_map_update_elem(&slice_of, &id, &found, BPF_ANY));
 			return;
 		}
 		kn = kn->parent;

@@ -7,7 +7,9 @@
  * Maps (see memcgd.bpf.c):
  *   slice_of     hash   cgroup id -> slice slot, for each managed slice's cgroup and the
  *                       cgroups below it (filled by memcgd, handle_cgroup_online, and an
- *                       ancestor walk from the hooks; emptied by handle_cgroup_offline)
+ *                       ancestor walk from the hooks; emptied by handle_cgroup_offline, and
+ *                       by memcgd's walk in a dry run); MaxCgroups= entries, refused inserts
+ *                       counted in .bss slice_of_full
  *   policies     array  [generation * MEMCGD_MAX_SLICES + slot] -> struct memcgd_policy;
  *                       memcgd writes the inactive generation, then flips active_gen
  *   slice_state  array  slot -> struct memcgd_slice_state (activity, counters, guard)
@@ -36,7 +38,7 @@
 
 #define MEMCGD_MAX_SLICES 1024
 #define MEMCGD_MAX_LEVELS 64      /* distinct Priority= values */
-#define MEMCGD_MAX_CGROUPS 65536  /* entries of slice_of */
+#define MEMCGD_MAX_CGROUPS 65536  /* entries of slice_of unless [Daemon] MaxCgroups= says otherwise */
 #define MEMCGD_MAX_DEPTH 16       /* ancestor walk from a hook's memcg */
 #define MEMCGD_RINGBUF_BYTES (64 * 1024)
 #define MEMCGD_MAX_EXEMPT 64      /* entries of exempt */

@@ -24,6 +24,7 @@ void daemon_conf_init(struct daemon_conf *d)
 {
 	*d = (struct daemon_conf){
 		.update_interval_usec = USEC_PER_SEC,
+		.max_cgroups = MEMCGD_MAX_CGROUPS,
 	};
 	slice_settings_init(&d->defaults);
 }

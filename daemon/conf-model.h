@@ -16,6 +16,11 @@
 #define MAX_USAGE_DEFAULT_PERCENT 50
 /* memcgd.service's Slice=: memcgd never manages the slice it runs in */
 #define MEMCGD_OWN_SLICE "system-memcgd.slice"
+/* [Daemon] MaxCgroups=: entries of slice_of (cgroups memcgd can map to their slices); the
+ * default is bpf/memcgd.h's MEMCGD_MAX_CGROUPS. A hash map entry costs about 100 bytes of kernel
+ * memory, allocated when memcgd starts. */
+#define MAX_CGROUPS_MIN 16
+#define MAX_CGROUPS_MAX (UINT64_C(1) << 20)
 /* [Throttle] MaxContinuous= finite values: at most a year (memcgd.d(5)) */
 #define MAX_CONTINUOUS_USEC (UINT64_C(365) * 24 * 3600 * 1000000)
 
@@ -53,6 +58,7 @@ struct daemon_conf {
 	struct slice_settings defaults;
 	bool dry_run;                 /* [Daemon] DryRun= */
 	uint64_t update_interval_usec; /* [Daemon] UpdateInterval= */
+	uint64_t max_cgroups;          /* [Daemon] MaxCgroups=: size of slice_of, fixed at start */
 	char *file;                   /* NULL when no memcgd.conf exists */
 };
 

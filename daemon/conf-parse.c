@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <ini.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -156,6 +157,19 @@ static int parse_interval(struct parse_state *st, const char *v, void *field, ch
 			   "a duration from 100ms to 1min", err, len);
 }
 
+static int parse_max_cgroups(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	int r = parse_count(v, p);
+
+	if (r == 0 && (*p < MAX_CGROUPS_MIN || *p > MAX_CGROUPS_MAX))
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a number of cgroups: expected a count from %d to %" PRIu64
+			 ", e.g. 65536 or 200k", v, MAX_CGROUPS_MIN, MAX_CGROUPS_MAX);
+	return r;
+}
+
 static int parse_protect(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
 	int r = protect_mode_from_string(v, field);
@@ -203,6 +217,7 @@ static const struct key_def keys[] = {
 	{ "Daemon", "DryRun", FILE_MAIN, parse_dry_run, offsetof(struct daemon_conf, dry_run), IN_DAEMON },
 	{ "Daemon", "UpdateInterval", FILE_MAIN, parse_interval,
 	  offsetof(struct daemon_conf, update_interval_usec), IN_DAEMON },
+	{ "Daemon", "MaxCgroups", FILE_MAIN, parse_max_cgroups, offsetof(struct daemon_conf, max_cgroups), IN_DAEMON },
 };
 
 enum {

@@ -59,6 +59,8 @@ void mgr_write_state(struct manager *m)
 	s.libbpf = (char *)libbpf_version_string();
 	s.events_dropped = policy_maps_events_dropped(&m->pm);
 	s.exempt_skips = policy_maps_exempt_skips(&m->pm);
+	s.max_cgroups = m->pm.max_cgroups;
+	s.unmapped_cgroups = policy_maps_unmapped(&m->pm);
 	{
 		size_t len = 0;
 

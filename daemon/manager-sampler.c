@@ -56,12 +56,31 @@ static void sample_cpu(struct manager *m, uint32_t gen, uint32_t slot, uint64_t 
 	rt->last_cpu_ns = now;
 }
 
+/* A full slice_of is not silent: a warning when cgroups could not be mapped (the first time,
+ * then at most once a minute while the number grows). */
+static void check_slice_of(struct manager *m, uint64_t now)
+{
+	uint64_t unmapped = policy_maps_unmapped(&m->pm);
+
+	if (unmapped <= m->unmapped_logged)
+		return;
+	if (m->unmapped_logged && now / 1000 < m->unmapped_log_usec + 60 * USEC_PER_SEC)
+		return;
+	log_transition(LOG_WARNING, "slice-of-full", NULL, 0, unmapped,
+		       "slice_of is full (MaxCgroups=%" PRIu32 "): %" PRIu64 " cgroup%s could not be mapped to "
+		       "their slice, their page faults are not counted; raise [Daemon] MaxCgroups= in memcgd.conf "
+		       "and restart memcgd", m->pm.max_cgroups, unmapped, unmapped == 1 ? "" : "s");
+	m->unmapped_logged = unmapped;
+	m->unmapped_log_usec = now / 1000;
+}
+
 void mgr_sample(struct manager *m)
 {
 	uint64_t now = mgr_now_ns(CLOCK_MONOTONIC);
 	struct memcgd_levels lv = {};
 	uint32_t gen = policy_maps_active_gen(&m->pm);
 
+	check_slice_of(m, now);
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
 		if (m->rt[k].in_use)
 			sample_cpu(m, gen, k, now);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -57,17 +58,51 @@ static bool is_other_slice_root(struct manager *m, uint64_t id, uint32_t slot)
 	return false;
 }
 
+/* The cgroup ids a walk of a slice found; complete unless a directory could not be read. */
+struct walk_seen {
+	uint64_t *ids;
+	size_t n, cap;
+	bool complete;
+};
+
+static void walk_saw(struct walk_seen *w, uint64_t id)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+		uint64_t *ids = reallocarray(w->ids, cap, sizeof(*ids));
+
+		if (!ids) {
+			w->complete = false;
+			return;
+		}
+		w->ids = ids;
+		w->cap = cap;
+	}
+	w->ids[w->n++] = id;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Maps every cgroup below dirfd to slot, except subtrees of other managed slices. */
-static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int depth)
+static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int depth, struct walk_seen *w)
 {
 	DIR *d;
 	struct dirent *de;
 
-	if (depth > 32)
+	if (depth > 32) {
+		close(dirfd);
+		w->complete = false;
 		return;
+	}
 	d = fdopendir(dirfd);
 	if (!d) {
 		close(dirfd);
+		w->complete = false;
 		return;
 	}
 	while ((de = readdir(d))) {
@@ -76,23 +111,39 @@ static void map_descendants(struct manager *m, int dirfd, uint32_t slot, int dep
 
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
-		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT) /* not gone: unknown, so the walk cannot judge what is */
+				w->complete = false;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
 			continue;
 		if (is_other_slice_root(m, st.st_ino, slot))
 			continue;
 		policy_maps_map_cgroup(&m->pm, st.st_ino, slot); /* writes only what changed */
+		walk_saw(w, st.st_ino);
 		fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0)
-			map_descendants(m, fd, slot, depth + 1);
+			map_descendants(m, fd, slot, depth + 1, w);
+		else if (errno != ENOENT)
+			w->complete = false;
 	}
 	closedir(d);
 }
 
+/*
+ * Maps the slice's cgroup and every cgroup below it. In a dry run it also removes the slot's
+ * entries of cgroups the walk did not find: without links there is no offline hook, and they
+ * would stay until the map is full. Only in a dry run: with a link, the online hook may add a
+ * cgroup created after the walk passed its parent, which a sweep would wrongly delete (and the
+ * offline hook removes what goes away).
+ */
 static void map_slice_cgroups(struct manager *m, uint32_t slot)
 {
 	struct slice_rt *rt = &m->rt[slot];
+	struct walk_seen w = { .complete = true };
 	_cleanup_free_ char *dir = NULL;
-	int fd;
+	int fd, r;
 
 	if (!rt->cgroup)
 		return;
@@ -100,9 +151,19 @@ static void map_slice_cgroups(struct manager *m, uint32_t slot)
 	if (!dir)
 		return;
 	policy_maps_map_cgroup(&m->pm, rt->cgroup_id, slot);
+	walk_saw(&w, rt->cgroup_id);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0)
-		map_descendants(m, fd, slot, 0);
+		map_descendants(m, fd, slot, 0, &w);
+	else
+		w.complete = false;
+	if (m->dry_run && w.complete) {
+		qsort(w.ids, w.n, sizeof(*w.ids), cmp_id);
+		r = policy_maps_sweep_slot(&m->pm, slot, w.ids, w.n);
+		if (r > 0)
+			log_debug("%s: %d removed cgroup%s forgotten", rt->conf.name, r, r == 1 ? "" : "s");
+	}
+	free(w.ids);
 }
 
 /* ---- attaching ---- */
@@ -177,6 +238,9 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 	mgr_set_attach(rt, ATTACH_ATTACHED, "");
 	rt->attach_failures = 0;
 	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
+	/* the slice's cgroups were mapped before the link existed: one created in between had
+	 * no online hook call. Walk again (only new entries are written). */
+	map_slice_cgroups(m, slot);
 	log_transition(LOG_INFO, "attached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
 		       "%s: attached to %s (cgroup id %" PRIu64 "), priority %ld", rt->conf.name, rt->cgroup,
 		       rt->cgroup_id, rt->conf.priority);

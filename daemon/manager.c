@@ -181,6 +181,11 @@ static void reload(struct manager *m)
 		goto out;
 	}
 
+	if (c.daemon.max_cgroups != m->pm.max_cgroups)
+		/* slice_of is sized when the programs are loaded */
+		log_warning("%s: MaxCgroups=%" PRIu64 " takes effect when memcgd restarts; slice_of keeps %" PRIu32
+			    " entries until then", c.daemon.file ? c.daemon.file : "memcgd.conf", c.daemon.max_cgroups,
+			    m->pm.max_cgroups);
 	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
 		   mgr_now_ns(CLOCK_MONOTONIC) / 1000);
 	m->state = "reloading";
@@ -401,7 +406,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		return -EOPNOTSUPP;
 	}
 
-	r = policy_maps_open(&m->pm, m->dry_run, mgr_on_ring_event, m);
+	r = policy_maps_open(&m->pm, m->dry_run, (uint32_t)c.daemon.max_cgroups, mgr_on_ring_event, m);
 	if (r < 0) {
 		memcgd_config_done(&c);
 		return r;

@@ -78,6 +78,8 @@ struct manager {
 	uint64_t started_usec;
 	uint64_t interval_usec;
 	uint64_t ram_bytes;          /* MemTotal: the default MaxUsage= is a share of it */
+	uint64_t unmapped_logged;    /* unmapped cgroups (slice_of full) at the last warning */
+	uint64_t unmapped_log_usec;  /* CLOCK_MONOTONIC of that warning */
 };
 
 int manager_start(struct manager *m, const struct manager_options *opt);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return 0;
 }
 
-int policy_maps_open(struct policy_maps *pm, bool dry_run, ring_buffer_sample_fn on_event, void *ctx)
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, ring_buffer_sample_fn on_event,
+		     void *ctx)
 {
 	struct memcgd_bpf *skel;
 	int r;
@@ -74,6 +76,12 @@ int policy_maps_open(struct policy_maps *pm, bool dry_run, ring_buffer_sample_fn
 		return r;
 	}
 	pm->skel = skel;
+	pm->max_cgroups = max_cgroups;
+	r = bpf_map__set_max_entries(skel->maps.slice_of, max_cgroups);
+	if (r) {
+		log_error("cannot size slice_of for MaxCgroups=%" PRIu32 ": %s", max_cgroups, strerror(-r));
+		goto fail;
+	}
 	if (dry_run) {
 		/* measure only: the memcg_bpf_ops map and its programs never reach the kernel */
 		bpf_map__set_autocreate(skel->maps.memcgd_ops, false);
@@ -294,8 +302,15 @@ int policy_maps_map_cgroup(struct policy_maps *pm, uint64_t cgroup_id, uint32_t 
 	if (lookup(pm->skel->maps.slice_of, &cgroup_id, &cur) == 0 && cur == slot)
 		return 0; /* no change: the CPUs' cached slots stay valid */
 	r = update(pm->skel->maps.slice_of, &cgroup_id, &slot);
+	if (r == -E2BIG)
+		pm->map_refused++;
 	slice_of_changed(pm);
 	return r;
+}
+
+uint64_t policy_maps_unmapped(const struct policy_maps *pm)
+{
+	return __atomic_load_n(&pm->skel->bss->slice_of_full, __ATOMIC_RELAXED) + pm->map_refused;
 }
 
 int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t *slot)
@@ -339,6 +354,49 @@ int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot)
 	if (n_deleted)
 		slice_of_changed(pm);
 	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int policy_maps_sweep_slot(struct policy_maps *pm, uint32_t slot, const uint64_t *seen, size_t n_seen)
+{
+	int fd = bpf_map__fd(pm->skel->maps.slice_of);
+	uint64_t key, next, *prev = NULL;
+	uint64_t doomed[256];
+	size_t n = 0, n_deleted = 0;
+	bool more;
+
+	/* as purge_slot: collect a batch, delete it, walk again while batches come back full */
+	do {
+		n = 0;
+		prev = NULL;
+		more = false;
+		while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+			uint32_t v;
+
+			key = next;
+			prev = &key;
+			if (bpf_map_lookup_elem(fd, &key, &v) < 0 || v != slot ||
+			    bsearch(&key, seen, n_seen, sizeof(*seen), cmp_u64))
+				continue;
+			if (n == sizeof(doomed) / sizeof(doomed[0])) {
+				more = true;
+				break;
+			}
+			doomed[n++] = key;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (bpf_map_delete_elem(fd, &doomed[i]) == 0)
+				n_deleted++;
+	} while (more);
+	if (n_deleted)
+		slice_of_changed(pm);
+	return (int)(n_deleted < INT32_MAX ? n_deleted : INT32_MAX);
 }
 
 struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *err)

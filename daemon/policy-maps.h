@@ -17,11 +17,14 @@ struct policy_maps {
 	bool dry_run;
 	int n_cpus;            /* possible CPUs: the per-CPU map value count */
 	uint64_t *busy_faults; /* n_cpus values, one busy_faults lookup */
+	uint32_t max_cgroups;  /* entries of slice_of ([Daemon] MaxCgroups=) */
+	uint64_t map_refused;  /* memcgd's own slice_of inserts refused: the map was full */
 };
 
-/* Opens and loads the embedded programs and attaches the fault-counting tracepoint. In dry-run
- * mode the memcg_bpf_ops programs are not even loaded. */
-int policy_maps_open(struct policy_maps *pm, bool dry_run, ring_buffer_sample_fn on_event, void *ctx);
+/* Opens and loads the embedded programs (slice_of sized for max_cgroups entries) and attaches
+ * the fault-counting tracepoint. In dry-run mode the memcg_bpf_ops programs are not even loaded. */
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, ring_buffer_sample_fn on_event,
+		     void *ctx);
 void policy_maps_close(struct policy_maps *pm);
 
 uint32_t policy_maps_active_gen(const struct policy_maps *pm);
@@ -57,6 +60,11 @@ int policy_maps_cgroup_slot(struct policy_maps *pm, uint64_t cgroup_id, uint32_t
 int policy_maps_unmap_cgroup(struct policy_maps *pm, uint64_t cgroup_id);
 /* Removes every cgroup of a slot. */
 int policy_maps_purge_slot(struct policy_maps *pm, uint32_t slot);
+/* Removes the cgroups of a slot that are not in seen (n ids, sorted ascending). */
+int policy_maps_sweep_slot(struct policy_maps *pm, uint32_t slot, const uint64_t *seen, size_t n);
+/* Cgroups that could not be mapped because slice_of was full, since load: refusals of the BPF
+ * hooks (handle_cgroup_online, the hooks' cache) plus memcgd's own. */
+uint64_t policy_maps_unmapped(const struct policy_maps *pm);
 
 /* One memcg_bpf_ops link on the cgroup directory fd, with BPF_F_ALLOW_OVERRIDE. NULL and
  * *err = -errno on failure. */

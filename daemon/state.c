@@ -81,6 +81,8 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_u64(f, "events_dropped", s->events_dropped);
 	put_str(f, "exempt", s->exempt);
 	put_u64(f, "exempt_skips", s->exempt_skips);
+	put_u64(f, "max_cgroups", s->max_cgroups);
+	put_u64(f, "unmapped_cgroups", s->unmapped_cgroups);
 	fputc('\n', f);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
@@ -212,6 +214,10 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		return set_str(&s->exempt, v);
 	else if (streq(k, "exempt_skips"))
 		s->exempt_skips = u64(v);
+	else if (streq(k, "max_cgroups"))
+		s->max_cgroups = u64(v);
+	else if (streq(k, "unmapped_cgroups"))
+		s->unmapped_cgroups = u64(v);
 	return 0;
 }
 

@@ -78,6 +78,8 @@ struct daemon_status {
 	uint64_t events_dropped;
 	char *exempt;        /* cgroups never delayed (self-protection), space separated */
 	uint64_t exempt_skips; /* delays not applied to them */
+	uint64_t max_cgroups;  /* [Daemon] MaxCgroups=: entries of slice_of */
+	uint64_t unmapped_cgroups; /* cgroups not mapped to their slice because slice_of was full (refusals) */
 	struct slice_status *slices;
 	size_t n_slices;
 	struct config_problem *skipped; /* files left out of the configuration in force */

@@ -123,6 +123,10 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 			s->n_slices == 1 ? "" : "s");
 	if (s->events_dropped)
 		fprintf(f, "%-9s %" PRIu64 " transition events lost (ring buffer full)\n", "Warning:", s->events_dropped);
+	if (s->unmapped_cgroups)
+		fprintf(f, "%-9s slice_of full (MaxCgroups=%" PRIu64 "): %" PRIu64 " cgroup%s not mapped to their "
+			"slice, their page faults are not counted\n", "Warning:", s->max_cgroups, s->unmapped_cgroups,
+			s->unmapped_cgroups == 1 ? "" : "s");
 	if (s->exempt && s->exempt[0])
 		fprintf(f, "%-9s never delayed: %s (%" PRIu64 " delays skipped)\n", "Exempt:", s->exempt,
 			s->exempt_skips);
@@ -306,6 +310,8 @@ static struct json_object *json_daemon(const struct daemon_status *s, const char
 	add(d, "libbpf", s ? jstr(s->libbpf) : NULL);
 	add(d, "exempt", jwords(s ? s->exempt : NULL));
 	add(d, "exempt_skips", s ? ju64(s->exempt_skips) : NULL);
+	add(d, "max_cgroups", s ? ju64(s->max_cgroups) : NULL);
+	add(d, "unmapped_cgroups", s ? ju64(s->unmapped_cgroups) : NULL);
 	for (size_t i = 0; s && i < s->n_skipped; i++) {
 		struct json_object *p = json_object_new_object();
 

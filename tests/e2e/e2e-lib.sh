@@ -116,3 +116,27 @@ e2e_attached() { e2e_true "slice('$1')['attached']"; }
 e2e_not_running() { e2e_true "slice('$1')['attach_state'] == 'not-running'"; }
 
 e2e_memcgd_pid() { systemctl show -P MainPID memcgd.service; }
+
+# The cgroup ids in memcgd's slice_of map, one per line (bpftool prints BTF-formatted keys, or
+# raw little-endian bytes without BTF).
+e2e_slice_of_ids() {
+	bpftool -j map dump name slice_of | python3 -c '
+import json, sys
+for e in json.load(sys.stdin):
+    k = e["formatted"]["key"] if "formatted" in e else e["key"]
+    if isinstance(k, list):
+        k = int.from_bytes(bytes(int(x, 16) for x in k), "little")
+    print(k)
+'
+}
+
+# e2e_in_slice_of ID: succeeds when cgroup id ID (stat -c %i of its directory) is in slice_of
+e2e_in_slice_of() {
+	local ids
+	ids=$(e2e_slice_of_ids) && grep -qx "$1" <<<"$ids"
+}
+# e2e_not_in_slice_of ID: the map could be read and ID is not in it
+e2e_not_in_slice_of() {
+	local ids
+	ids=$(e2e_slice_of_ids) && ! grep -qx "$1" <<<"$ids"
+}

@@ -26,8 +26,8 @@ static struct kernfs_node kn_low = { .parent = &kn_root, .id = 200 };
 static struct kernfs_node kn_other = { .parent = &kn_root, .id = 300 };
 static struct cgroup cg_high = { &kn_high }, cg_high_svc = { &kn_high_svc }, cg_low = { &kn_low },
 		     cg_other = { &kn_other };
-static struct mem_cgroup mc_high = { .css = { &cg_high } }, mc_high_svc = { .css = { &cg_high_svc } }, mc_low = { .css = { &cg_low } },
-			 mc_other = { .css = { &cg_other } };
+static struct mem_cgroup mc_high = { .css = { .cgroup = &cg_high } }, mc_high_svc = { .css = { .cgroup = &cg_high_svc } }, mc_low = { .css = { .cgroup = &cg_low } },
+			 mc_other = { .css = { .cgroup = &cg_other } };
 
 enum { HIGH = 0, LOW = 1 };
 
@@ -297,7 +297,7 @@ static void test_exempt(void)
 	static struct kernfs_node kn_low_memcgd = { .parent = &kn_low, .id = 201 };
 	static struct kernfs_node kn_low_svc = { .parent = &kn_low, .id = 202 };
 	static struct cgroup cg_low_memcgd = { &kn_low_memcgd }, cg_low_svc = { &kn_low_svc };
-	static struct mem_cgroup mc_low_memcgd = { .css = { &cg_low_memcgd } }, mc_low_svc = { .css = { &cg_low_svc } };
+	static struct mem_cgroup mc_low_memcgd = { .css = { .cgroup = &cg_low_memcgd } }, mc_low_svc = { .css = { .cgroup = &cg_low_svc } };
 	__u64 id = kn_low_memcgd.id, skips = exempt_skips;
 	__u32 one = 1;
 
@@ -401,10 +401,10 @@ static void test_resolve_and_hooks(void)
 {
 	struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 102 };
 	struct cgroup cg_new = { &kn_new };
-	struct mem_cgroup mc_new = { .css = { &cg_new } };
+	struct mem_cgroup mc_new = { .css = { .cgroup = &cg_new } };
 	struct kernfs_node kn_deep = { .parent = &kn_new, .id = 103 };
 	struct cgroup cg_deep = { &kn_deep };
-	struct mem_cgroup mc_deep = { .css = { &cg_deep } };
+	struct mem_cgroup mc_deep = { .css = { .cgroup = &cg_deep } };
 	__u32 *slot;
 	__u64 id;
 
@@ -424,6 +424,75 @@ static void test_resolve_and_hooks(void)
 	id = 102;
 	CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
 	CHECK(resolve_slice(&mc_other) == -1);
+}
+
+/* issue 17: a cgroup that is going offline (CSS_DYING) is resolved, but not cached in slice_of:
+ * its offline hook may have deleted its entry already, and nothing would delete it again */
+static void test_dying_not_cached(void)
+{
+	struct kernfs_node kn_dying = { .parent = &kn_high_svc, .id = 104 };
+	struct kernfs_node kn_alive = { .parent = &kn_high_svc, .id = 105 };
+	struct cgroup cg_dying = { &kn_dying }, cg_alive = { &kn_alive };
+	struct mem_cgroup mc_dying = { .css = { .cgroup = &cg_dying, .flags = CSS_ONLINE | CSS_DYING } };
+	struct mem_cgroup mc_alive = { .css = { .cgroup = &cg_alive, .flags = CSS_ONLINE } };
+	size_t entries = shim_used(shim_find(&slice_of));
+	__u32 *slot;
+	__u64 id;
+
+	CHECK(resolve_slice(&mc_dying) == HIGH);
+	memcgd_get_high_delay_ms(&mc_dying);
+	id = kn_dying.id;
+	CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
+	CHECK(shim_used(shim_find(&slice_of)) == entries);
+	/* a live sibling is cached as before */
+	CHECK(resolve_slice(&mc_alive) == HIGH);
+	id = kn_alive.id;
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	CHECK(slot && *slot == HIGH);
+	memcgd_cgroup_offline(&mc_alive);
+	CHECK(shim_used(shim_find(&slice_of)) == entries);
+}
+
+/* issue 17: a full slice_of ([Daemon] MaxCgroups=) refuses new cgroups; every refusal is counted
+ * (slice_of_full, which memcgd reports), and an entry freed by the offline hook is used again */
+static void test_slice_of_full(void)
+{
+	static struct kernfs_node kn_a = { .parent = &kn_high, .id = 110 };
+	static struct kernfs_node kn_b = { .parent = &kn_high, .id = 111 };
+	static struct kernfs_node kn_c = { .parent = &kn_a, .id = 112 };
+	static struct cgroup cg_a = { &kn_a }, cg_b = { &kn_b }, cg_c = { &kn_c };
+	static struct mem_cgroup mc_a = { .css = { .cgroup = &cg_a, .flags = CSS_ONLINE } }, mc_b = { .css = { .cgroup = &cg_b, .flags = CSS_ONLINE } },
+				 mc_c = { .css = { .cgroup = &cg_c, .flags = CSS_ONLINE } };
+	__u64 full0 = slice_of_full, id;
+	__u32 *slot;
+
+	shim_set_limit(&slice_of, shim_used(shim_find(&slice_of)) + 1);
+	memcgd_cgroup_online(&mc_a); /* takes the last free entry */
+	id = kn_a.id;
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	CHECK(slot && *slot == HIGH);
+	CHECK(slice_of_full == full0);
+	memcgd_cgroup_online(&mc_b); /* refused, counted */
+	id = kn_b.id;
+	CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
+	CHECK(slice_of_full == full0 + 1);
+	{
+		__u64 faults = faults_of(HIGH);
+
+		fault(kn_b.id, PGFAULT, 1); /* why it matters: its faults are not counted */
+		CHECK(faults_of(HIGH) == faults);
+	}
+	/* the hooks still find the slice by walking up; caching it is refused and counted */
+	CHECK(resolve_slice(&mc_c) == HIGH);
+	CHECK(slice_of_full == full0 + 2);
+	/* churn: the offline hook frees an entry, the next new cgroup gets it */
+	memcgd_cgroup_offline(&mc_a);
+	memcgd_cgroup_online(&mc_b);
+	slot = bpf_map_lookup_elem(&slice_of, &id);
+	CHECK(slot && *slot == HIGH);
+	CHECK(slice_of_full == full0 + 2);
+	memcgd_cgroup_offline(&mc_b);
+	shim_set_limit(&slice_of, MEMCGD_MAX_CGROUPS);
 }
 
 static void test_generation_switch(void)
@@ -484,6 +553,8 @@ int main(void)
 	test_cpu_activity();
 	test_reactivation_accounts_time();
 	test_resolve_and_hooks();
+	test_dying_not_cached();
+	test_slice_of_full();
 	test_generation_switch();
 	test_generation_remarks();
 	test_exempt();

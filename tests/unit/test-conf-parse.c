@@ -6,6 +6,7 @@
 #include "policy.h"
 #include "tests.h"
 #include "units-parse.h"
+#include "util.h"
 
 struct result {
 	int r;
@@ -288,7 +289,7 @@ static void test_main_file(void)
 {
 	struct daemon_conf dc;
 	struct diag_list d = {};
-	const char *text = "[Daemon]\nDryRun=yes\nUpdateInterval=500ms\n"
+	const char *text = "[Daemon]\nDryRun=yes\nUpdateInterval=500ms\nMaxCgroups=200k\n"
 			   "[Activity]\nPageFaultRate=50\nWindow=2s\nHold=0\n"
 			   "[Protect]\nMode=min\n[Throttle]\nDelay=1s\nMaxContinuous=1min\n";
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -300,6 +301,7 @@ static void test_main_file(void)
 	CHECK(d.n == 0);
 	CHECK(dc.dry_run);
 	CHECK(dc.update_interval_usec == 500000);
+	CHECK(dc.max_cgroups == 200000);
 	CHECK(dc.defaults.fault_rate == 50);
 	CHECK(dc.defaults.window_usec == 2000000);
 	CHECK(dc.defaults.hold_usec == 0);
@@ -320,6 +322,52 @@ static void test_main_file(void)
 	CHECK_CONTAINS(diag_format(&d.items[2], buf, sizeof(buf)), "/etc/memcgd.conf:5: DryRun='perhaps' is not a boolean");
 	free(dc.file);
 	diag_list_clear(&d);
+}
+
+/* [Daemon] MaxCgroups=: the size of slice_of; default MEMCGD_MAX_CGROUPS, bounded both ways */
+static void test_max_cgroups(void)
+{
+	static const struct {
+		const char *value;
+		uint64_t want; /* 0: refused */
+	} cases[] = {
+		{ "16", 16 }, { "64", 64 }, { "65536", 65536 }, { "1048576", 1048576 }, { "1M", 1000000 },
+		{ "15", 0 }, { "0", 0 }, { "1048577", 0 }, { "2M", 0 }, { "-64", 0 }, { "many", 0 },
+		{ "64 cgroups", 0 }, { "18446744073709551616", 0 }, { "1.5", 0 },
+	};
+	struct daemon_conf dc;
+	char text[128], buf[256];
+
+	daemon_conf_init(&dc);
+	CHECK(dc.max_cgroups == MEMCGD_MAX_CGROUPS && MEMCGD_MAX_CGROUPS == 65536);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct diag_list d = {};
+		FILE *f;
+		int r;
+
+		snprintf(text, sizeof(text), "# memcgd.conf\n[Daemon]\nMaxCgroups=%s\n", cases[i].value);
+		f = fmemopen(text, strlen(text), "r");
+		daemon_conf_init(&dc);
+		r = conf_parse_main_stream(f, "/etc/memcgd.conf", &dc, &d);
+		fclose(f);
+		if (cases[i].want) {
+			CHECK(r == 0 && d.n == 0);
+			CHECK(dc.max_cgroups == cases[i].want);
+		} else {
+			CHECK(r == -EINVAL && d.n == 1);
+			if (d.n == 1) {
+				char want[160];
+
+				snprintf(want, sizeof(want), "/etc/memcgd.conf:3: MaxCgroups='%s' is not a number of cgroups: "
+					 "expected a count from 16 to 1048576", cases[i].value);
+				CHECK_CONTAINS(diag_format(&d.items[0], buf, sizeof(buf)), want);
+			}
+		}
+		free(dc.file);
+		diag_list_clear(&d);
+	}
+	/* it belongs in memcgd.conf only */
+	expect_error("[Daemon]", "MaxCgroups=64", "section [Daemon] does not belong in a slice file");
 }
 
 static void test_missing_file(void)
@@ -346,6 +394,7 @@ int main(void)
 	test_structure_errors();
 	test_lexical();
 	test_main_file();
+	test_max_cgroups();
 	test_missing_file();
 	return test_summary("test-conf-parse");
 }

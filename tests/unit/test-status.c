@@ -125,6 +125,8 @@ static void make_status(struct daemon_status *s)
 	};
 	s->exempt = strdup("/system.slice/system-memcgd.slice/memcgd.service /init.scope");
 	s->exempt_skips = 12;
+	s->max_cgroups = 64;
+	s->unmapped_cgroups = 37;
 	s->n_skipped = 2;
 	s->skipped = calloc(2, sizeof(*s->skipped));
 	s->skipped[0] = (struct config_problem){ .file = strdup("/etc/memcgd.d/60-bad.conf"), .line = 5,
@@ -191,6 +193,8 @@ static void test_roundtrip(void)
 	}
 	CHECK_STREQ(b.exempt, a.exempt);
 	CHECK(b.exempt_skips == 12);
+	CHECK(b.max_cgroups == 64);
+	CHECK(b.unmapped_cgroups == 37);
 	daemon_status_done(&a);
 	daemon_status_done(&b);
 	free(buf);
@@ -243,7 +247,16 @@ static void test_text(void)
 			    "(12 delays skipped)\n");
 	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
 			    "          /etc/memcgd.d/70-open.conf: refused: world-writable (mode 0666)\n");
+	CHECK_CONTAINS(out, "\nWarning:  slice_of full (MaxCgroups=64): 37 cgroups not mapped to their slice, their "
+			    "page faults are not counted\n");
 	free(out);
+
+	/* nothing refused: no warning */
+	s.unmapped_cgroups = 0;
+	out = render(status_render_text, &s, NULL);
+	CHECK(strstr(out, "slice_of full") == NULL);
+	free(out);
+	s.unmapped_cgroups = 37;
 
 	/* one slice only */
 	out = render(status_render_text, &s, "high.slice");
@@ -281,7 +294,7 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"max_usage\":null");
 	CHECK_CONTAINS(out, "\"max_usage\":1073741824,\"throttle_delay_ms\":100,\"max_continuous_usec\":300000000");
 	CHECK_CONTAINS(out, "\"exempt\":[\"/system.slice/system-memcgd.slice/memcgd.service\",\"/init.scope\"],"
-			    "\"exempt_skips\":12,");
+			    "\"exempt_skips\":12,\"max_cgroups\":64,\"unmapped_cgroups\":37,");
 	CHECK_CONTAINS(out, "\"skipped\":[{\"file\":\"/etc/memcgd.d/60-bad.conf\",\"line\":5,\"message\":"
 			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
 			    "\"line\":null,");
@@ -314,7 +327,7 @@ static void test_json(void)
 		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
 				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
 				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
-				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"skipped\":[]},\"kernel\":{\"release\":"
+				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"max_cgroups\":null,\"unmapped_cgroups\":null,\"skipped\":[]},\"kernel\":{\"release\":"
 				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
 		free(buf);
 	}

@@ -29,6 +29,16 @@ struct cgroup {
 
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
+	unsigned int flags;
+};
+
+/* css->flags, as the kernel numbers them (include/linux/cgroup-defs.h) */
+enum {
+	CSS_NO_REF = 1,
+	CSS_ONLINE = 2,
+	CSS_RELEASED = 4,
+	CSS_VISIBLE = 8,
+	CSS_DYING = 16,
 };
 
 struct mem_cgroup {

@@ -21,6 +21,7 @@ struct shim_map {
 	const void *id;
 	int hash;
 	size_t key_size, value_size, max_entries;
+	size_t limit; /* a hash map refuses new keys beyond this many (E2BIG), as at max_entries */
 	unsigned char *keys, *values, *used;
 };
 
@@ -38,7 +39,7 @@ static void shim_register(const void *map, int hash, size_t key_size, size_t val
 {
 	for (size_t i = 0; i < sizeof(shim_maps) / sizeof(shim_maps[0]); i++)
 		if (!shim_maps[i].id) {
-			shim_maps[i] = (struct shim_map){ map, hash, key_size, value_size, max_entries,
+			shim_maps[i] = (struct shim_map){ map, hash, key_size, value_size, max_entries, max_entries,
 							  calloc(max_entries, key_size), calloc(max_entries, value_size),
 							  calloc(max_entries, 1) };
 			return;
@@ -57,6 +58,23 @@ static struct shim_map *shim_find(const void *map)
 	abort();
 }
 
+static size_t shim_used(const struct shim_map *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->max_entries; i++)
+		n += m->used[i];
+	return n;
+}
+
+/* A hash map as if its max_entries were n (at most the declared size): what MaxCgroups= does */
+static void shim_set_limit(const void *map, size_t n)
+{
+	struct shim_map *m = shim_find(map);
+
+	m->limit = n < m->max_entries ? n : m->max_entries;
+}
+
 static long shim_slot(struct shim_map *m, const void *key, int create)
 {
 	if (!m->hash) {
@@ -68,7 +86,7 @@ static long shim_slot(struct shim_map *m, const void *key, int create)
 	for (size_t i = 0; i < m->max_entries; i++)
 		if (m->used[i] && !memcmp(m->keys + i * m->key_size, key, m->key_size))
 			return (long)i;
-	if (create)
+	if (create && shim_used(m) < m->limit)
 		for (size_t i = 0; i < m->max_entries; i++)
 			if (!m->used[i])
 				return (long)i;
