@@ -11,14 +11,8 @@ import sys
 import tempfile
 
 report = sys.argv[1]
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, done  # noqa: E402
 
 
 def boot(root, label, kernel_line, tests, loads, console=""):
@@ -206,6 +200,5 @@ with tempfile.TemporaryDirectory() as root:
                          capture_output=True, text=True)
     check(bad.returncode != 0 and "boots.tsv missing" in bad.stderr, "a wrong log directory is named: " + bad.stderr.strip())
 
-if failures:
-    sys.exit(f"{failures} failure(s)")
+done()
 print("all report checks passed")

@@ -9,6 +9,7 @@ import collections
 import importlib.util
 import itertools
 import math
+import os
 import random
 import subprocess
 import sys
@@ -16,14 +17,8 @@ import sys
 spec = importlib.util.spec_from_file_location("stats", sys.argv[1])
 stats = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(stats)
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, done  # noqa: E402
 
 
 def close(a, b, tol=1e-9):
@@ -182,6 +177,5 @@ cli = subprocess.run([sys.executable, sys.argv[1], "order", "--seed", "42", "--b
                      capture_output=True, text=True)
 check(cli.returncode == 0 and cli.stdout.split() == pinned, f"stats.py order prints it: {cli.stdout.strip()}")
 
-if failures:
-    sys.exit(f"{failures} failure(s)")
+done()
 print("all stats checks passed")
