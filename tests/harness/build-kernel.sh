@@ -60,12 +60,8 @@ mkdir -p "$build"
 fragments=("$REPO_DIR/kernel-patches/memcgd.config")
 [[ "$variant" == debug ]] && fragments+=("$REPO_DIR/kernel-patches/debug.config")
 
-export ARCH=x86_64
-export KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+kernel_build_env "$MEMCGD_CACHE/ccache"
 export KBUILD_BUILD_VERSION="$key"
-export CCACHE_DIR="$MEMCGD_CACHE/ccache" CCACHE_BASEDIR="$MEMCGD_CACHE/tree" CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=8G CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 kmake() { make -C "$src" O="$build" "$@"; }
 
 kmake -s tinyconfig >&2
@@ -95,13 +91,8 @@ log "building tools/lib/bpf and bpftool's bootstrap from the patched tree (in th
 build_tools &
 tools_pid=$!
 
-# Debug information is there for BTF (pahole reads the types from DWARF);
-# variable-location tracking only serves debuggers and costs a large share
-# of gcc's time with -g, so it is off (as CONFIG_DEBUG_INFO_REDUCED does,
-# which BTF cannot use because it also drops the types).
-kflags="-fno-var-tracking -fno-var-tracking-assignments"
-log "compiling bzImage ($(jobs) jobs, ccache $CCACHE_DIR, KCFLAGS=$kflags)"
-kmake -j"$(jobs)" CC="ccache gcc" KCFLAGS="$kflags" bzImage >"$build/build.log" 2>&1 \
+log "compiling bzImage ($(jobs) jobs, ccache $CCACHE_DIR, KCFLAGS=$KERNEL_KCFLAGS)"
+kmake -j"$(jobs)" CC="ccache gcc" KCFLAGS="$KERNEL_KCFLAGS" bzImage >"$build/build.log" 2>&1 \
 	|| { kill "$tools_pid" 2>/dev/null; tail -40 "$build/build.log" >&2; die "kernel build failed; log: $build/build.log"; }
 grep -E 'warning:' "$build/build.log" >&2 || true
 wait "$tools_pid" || die "libbpf or bpftool build failed (logs in $build)"

@@ -136,6 +136,23 @@ kernel_dir() {
 	printf '%s/kernel/%s-%s\n' "$MEMCGD_CACHE" "$variant" "$(kernel_key "$variant")"
 }
 
+# Compiler flags of every kernel built here. Debug information is there for
+# BTF (pahole reads the types from DWARF); variable-location tracking only
+# serves debuggers and costs a large share of gcc's time with -g, so it is off
+# (as CONFIG_DEBUG_INFO_REDUCED does, which BTF cannot use because it also
+# drops the types).
+KERNEL_KCFLAGS="-fno-var-tracking -fno-var-tracking-assignments"
+
+# kernel_build_env CCACHE_DIR: the environment of a kernel build: a fixed
+# build identity (user, host, time), and ccache in CCACHE_DIR with paths
+# relative to tree/, so that a re-extracted source tree still hits.
+kernel_build_env() {
+	export ARCH=x86_64 KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
+	export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+	export CCACHE_DIR="$1" CCACHE_BASEDIR="$MEMCGD_CACHE/tree" CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=8G CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+}
+
 # check_config_fragments CONFIG FRAGMENT...: Kconfig drops options whose
 # dependencies are missing without a word; die naming each option of a
 # fragment that did not survive into CONFIG (after olddefconfig).
