@@ -10,7 +10,8 @@
 #
 # The result lives in $MEMCGD_CACHE/kernel/<variant>-<key>/ where <key> hashes
 # the kernel source package version, every patch of kernel-patches/, the config
-# fragments and this script. An unchanged kernel is never rebuilt. Prints the
+# fragments, this script and lib.sh (the build environment). An unchanged
+# kernel is never rebuilt. Prints the
 # output directory on stdout.
 #
 # Output directory contents:

@@ -119,7 +119,8 @@ open_source_tree() {
 	SRC_TREE="$dir"
 }
 
-# Kernel cache key for a variant (default, debug or pristine).
+# Kernel cache key for a variant (default, debug or pristine): the series, the
+# fragments, build-kernel.sh and lib.sh (the build environment).
 kernel_key() {
 	local variant="$1"
 	local -a inputs
@@ -127,7 +128,8 @@ kernel_key() {
 	[[ "$variant" == pristine ]] || mapfile -t inputs < <(kernel_patches)
 	inputs+=("$REPO_DIR/kernel-patches/memcgd.config")
 	[[ "$variant" == debug ]] && inputs+=("$REPO_DIR/kernel-patches/debug.config")
-	inputs+=("$HARNESS_DIR/build-kernel.sh" "source=$(kernel_source_version)" "variant=$variant")
+	# lib.sh too: it holds the build environment and the fragment check
+	inputs+=("$HARNESS_DIR/build-kernel.sh" "$HARNESS_DIR/lib.sh" "source=$(kernel_source_version)" "variant=$variant")
 	hash_inputs "${inputs[@]}"
 }
 
