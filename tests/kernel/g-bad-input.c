@@ -5,7 +5,8 @@
  *  - a memcg_bpf_ops map without BPF_F_LINK       -EOPNOTSUPP (seed bug C1)
  *  - unknown attach flags                           -EINVAL
  *  - non-zero expected_revision (reserved)          -EINVAL
- *  - no cgroup fd                                   -EINVAL
+ *  - no BPF_F_CGROUP_FD (no cgroup)                  -EINVAL
+ *  - a target_fd without BPF_F_CGROUP_FD            -EINVAL
  *  - an fd that is not a cgroup                     -EBADF
  *  - a cgroup without its own memory controller     -ENOENT (seed bug C3)
  *  - a removed cgroup                               -ENOENT
@@ -31,8 +32,8 @@
 static int attach_raw(const struct bpf_map *map, int cgroup_fd, uint32_t flags,
 		      uint64_t expected_revision, struct bpf_link **link)
 {
-	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags,
-		    .relative_fd = (uint32_t)cgroup_fd,
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags | BPF_F_CGROUP_FD,
+		    .target_fd = (uint32_t)cgroup_fd,
 		    .expected_revision = expected_revision);
 
 	*link = bpf_map__attach_struct_ops_opts(map, &opts);
@@ -77,8 +78,8 @@ static void check_legacy_map(const struct kt_cgroup *cg)
 	}
 
 	/* The same map through BPF_LINK_CREATE with a cgroup: refused too. */
-	lopts.cgroup.relative_fd = cg->fd;
-	fd = bpf_link_create(bpf_map__fd(skel->maps.legacy_ops), 0, BPF_STRUCT_OPS, &lopts);
+	lopts.flags = BPF_F_CGROUP_FD;
+	fd = bpf_link_create(bpf_map__fd(skel->maps.legacy_ops), cg->fd, BPF_STRUCT_OPS, &lopts);
 	if (fd >= 0) {
 		close(fd);
 		ktest_error("BPF_LINK_CREATE accepted a memcg_bpf_ops map without BPF_F_LINK");
@@ -165,12 +166,18 @@ int main(void)
 
 	check_legacy_map(cg);
 	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 1u << 31), EINVAL, "unknown flag 1<<31");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 0x80), EINVAL, "unknown flag 0x80");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 0x100), EINVAL, "unknown flag 0x100");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, BPF_F_ID), EINVAL,
+			"BPF_F_ID (a cgroup is named by fd only)");
 	KT_EXPECT_ERRNO(try_attach_revision(skel->maps.ops_a, cg->fd, 1), EINVAL,
 			"non-zero expected_revision");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, 0, 0), EINVAL, "no cgroup fd");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, 0, BPF_F_ALLOW_OVERRIDE), EINVAL,
-			"no cgroup fd, BPF_F_ALLOW_OVERRIDE");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, -1, 0), EINVAL, "no BPF_F_CGROUP_FD");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, -1, BPF_F_ALLOW_OVERRIDE), EINVAL,
+			"BPF_F_ALLOW_OVERRIDE without BPF_F_CGROUP_FD");
+	fd = bpf_link_create(bpf_map__fd(skel->maps.ops_a), cg->fd, BPF_STRUCT_OPS, NULL);
+	if (fd >= 0)
+		close(fd);
+	KT_EXPECT_ERRNO(fd >= 0 ? 0 : fd, EINVAL, "a cgroup in target_fd without BPF_F_CGROUP_FD");
 
 	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, fd, 0), EBADF,
