@@ -13,6 +13,7 @@
  *  - a sleepable program                            -EINVAL at load
  *  - rmdir of an attached cgroup, then detach       no error, no oops (C2)
  *  - a cgroup fd for tcp_congestion_ops             -EOPNOTSUPP
+ *  - BPF_LINK_UPDATE to another map                 -EOPNOTSUPP
  * and afterwards a normal attachment still works.
  */
 #include <errno.h>
@@ -198,6 +199,9 @@ int main(void)
 	/* Nothing above left the kernel in a bad state: a normal attachment works. */
 	fresh = kt_cg_create(parent, "fresh", false);
 	link = kt_attach_ok(skel->maps.ops_a, fresh, 0);
+	/* memcg_bpf_ops has no update(): swapping the map of a live link is refused */
+	KT_EXPECT_ERRNO(bpf_link__update_map(link, skel->maps.ops_b), EOPNOTSUPP,
+			"BPF_LINK_UPDATE of a memcg_bpf_ops link to another map");
 	kt_expect_ops(bpf_map__fd(skel->maps.hits), fresh, KT_SEEN_A, "after all bad input");
 	kt_expect_ops(bpf_map__fd(skel->maps.hits), cg, 0, "after all bad input");
 	kt_link_destroy(&link);
