@@ -58,7 +58,8 @@
 #define P_MAX (160 * KT_MiB)	/* memory.max of the common parent */
 #define D_MIN (32 * KT_MiB)	/* memory.min of the delegated cgroup */
 #define D_FILL (100 * KT_MiB)	/* page cache written in D */
-#define S_FILE (256 * KT_MiB)	/* file the sibling writes, then reads twice */
+#define S_FILE (256 * KT_MiB)	/* file the sibling streams ... */
+#define S_READS 3		/* ... this often, uncached first */
 
 static char skipped[512];
 
@@ -92,6 +93,24 @@ static uint64_t link_fd_cgroup_id(int fd)
 	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
 		ktest_fail("fd %d is a link of type %u, not struct_ops", fd, info.type);
 	return info.struct_ops.cgroup_id;
+}
+
+/* Does the link's fdinfo carry the "delegated:" line (rights from a BPF token)? */
+static bool fdinfo_delegated(int fd)
+{
+	char path[64], line[256];
+	bool delegated = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		ktest_fail("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "delegated:", 10))
+			delegated = strtoul(line + 10, NULL, 10) != 0;
+	fclose(f);
+	return delegated;
 }
 
 static int wait_exit(pid_t pid, const char *what)
@@ -187,6 +206,7 @@ static void check_capabilities(const struct bpf_map *map, int hits_fd,
 	KT_OK(attach_as_nobody(map, cg, KT_CAP(CAP_BPF) | KT_CAP(CAP_PERFMON), &fd),
 	      "attach as uid 65534 with CAP_BPF and CAP_PERFMON");
 	KT_ASSERT_EQ(link_fd_cgroup_id(fd), cg->id, "cgroup_id of the uid 65534 link");
+	KT_ASSERT(!fdinfo_delegated(fd), "a link made with init-namespace capabilities is not marked delegated in fdinfo");
 	kt_expect_ops(hits_fd, cg, KT_SEEN_A, "attached by uid 65534 with CAP_BPF + CAP_PERFMON");
 	close(fd);
 	kt_expect_ops(hits_fd, cg, 0, "uid 65534's link closed");
@@ -231,6 +251,7 @@ static void check_full_cgroupns(const struct bpf_map *map, int hits_fd,
 	if (n != 1 || code)
 		ktest_fail("cgroup namespace child failed (exit %d, see above)", code);
 	KT_ASSERT_EQ(link_fd_cgroup_id(fd), ns->id, "cgroup_id of the namespaced root's link");
+	kt_expect_ops(hits_fd, ns, KT_SEEN_A, "attached by root inside its cgroup namespace");
 	kt_expect_ops(hits_fd, sibling, 0, "sibling of the namespaced attachment");
 	close(fd);
 }
@@ -346,6 +367,8 @@ static void check_delegated(const struct kt_cgroup *top)
 
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[1]), d->id, "cgroup_id of the delegated link at D");
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[2]), sub->id, "cgroup_id of the delegated link at D/sub");
+	KT_ASSERT(fdinfo_delegated(fds[1]) && fdinfo_delegated(fds[2]),
+		  "links made with a BPF token's rights are marked delegated in fdinfo");
 	kt_expect_ops(fds[0], w, KT_SEEN_A, "delegated ops_a at D, seen in D/w");
 	kt_expect_ops(fds[0], sub, KT_SEEN_B, "delegated ops_b at D/sub");
 	kt_expect_ops(fds[0], sibling, 0, "sibling of D");
@@ -360,58 +383,66 @@ static void check_delegated(const struct kt_cgroup *top)
 
 struct file_work {
 	char path[PATH_MAX];
-	size_t bytes;
-	int reads;	/* times to read it back after dropping it from the cache */
+	size_t bytes;	/* write this much (clean page cache after fsync) */
+	int reads;	/* or read the existing file this often, uncached first */
 };
 
+/* Write `bytes` to a new file at path and fsync it: clean page cache of the caller's memcg. */
 static int write_file(const char *path, size_t bytes)
 {
-	const size_t chunk = KT_MiB;
-	char *buf = malloc(chunk);
-	int fd;
+	static char buf[KT_MiB];
+	int fd, ret = 0;
 
-	if (!buf)
-		return 1;
-	memset(buf, 0x5a, chunk);
+	memset(buf, 0x5a, sizeof(buf));
 	unlink(path);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		ktest_log("child: create %s: %s", path, strerror(errno));
+		ktest_log("create %s: %s", path, strerror(errno));
 		return 1;
 	}
-	for (size_t off = 0; off < bytes;) {
-		ssize_t n = write(fd, buf, chunk);
+	for (size_t off = 0; off < bytes && !ret;) {
+		ssize_t n = write(fd, buf, sizeof(buf));
 
 		if (n <= 0) {
-			ktest_log("child: write %s: %s", path, n < 0 ? strerror(errno) : "short");
-			return 1;
+			ktest_log("write %s: %s", path, n < 0 ? strerror(errno) : "no progress");
+			ret = 1;
 		}
-		off += n;
+		off += n > 0 ? n : 0;
 	}
-	if (fsync(fd) < 0) {
-		ktest_log("child: fsync %s: %s", path, strerror(errno));
-		return 1;
+	if (!ret && fsync(fd) < 0) {
+		ktest_log("fsync %s: %s", path, strerror(errno));
+		ret = 1;
 	}
 	close(fd);
-	free(buf);
-	return 0;
+	return ret;
 }
 
-/* kt_spawn() workload: write the file (clean page cache after fsync), then stream it. */
+/* Drop a file's clean pages from the page cache (and so from its memcg). */
+static int uncache(int fd)
+{
+	int err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+
+	if (err)
+		ktest_log("posix_fadvise(DONTNEED): %s", strerror(err));
+	return err;
+}
+
+/* kt_spawn() workload: write a file, or stream an existing one through the page cache. */
 static int file_work(void *arg)
 {
 	const struct file_work *fw = arg;
 	char buf[64 * 1024];
 	int fd;
 
-	if (write_file(fw->path, fw->bytes))
-		return 1;
 	if (!fw->reads)
-		return 0;
+		return write_file(fw->path, fw->bytes);
 	fd = open(fw->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		ktest_log("child: open %s: %s", fw->path, strerror(errno));
 		return 1;
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	if (uncache(fd))
+		return 1;
 	for (int i = 0; i < fw->reads; i++) {
 		ssize_t n;
 
@@ -424,6 +455,22 @@ static int file_work(void *arg)
 	}
 	close(fd);
 	return 0;
+}
+
+static void drop_cache(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		ktest_fail("open %s: %s", path, strerror(errno));
+	if (uncache(fd))
+		ktest_fail("cannot drop %s from the page cache", path);
+	close(fd);
+}
+
+static void unlink_file(void *path)
+{
+	unlink(path);
 }
 
 struct clamp_result {
@@ -442,19 +489,20 @@ static uint64_t below_min_calls(int bss_fd)
 	return bss.below_min_calls;
 }
 
-/* Fill D with page cache, let S stream a file through P's limit, measure D. */
-static struct clamp_result pressure_run(const char *label, const char *dir,
+/* Fill D with page cache (d_path), let S stream s_path through P's limit, measure D. */
+static struct clamp_result pressure_run(const char *label, const char *d_path, const char *s_path,
 					const struct kt_cgroup *p, const struct kt_cgroup *d,
 					const struct kt_cgroup *s, int bss_fd)
 {
-	struct file_work fill = { .bytes = D_FILL }, stream = { .bytes = S_FILE, .reads = 2 };
+	struct file_work fill = { .bytes = D_FILL }, stream = { .reads = S_READS };
 	struct clamp_result r = { 0 };
 	struct kt_child c;
 	uint64_t events0, calls0 = below_min_calls(bss_fd);
 	int code;
 
-	snprintf(fill.path, sizeof(fill.path), "%s/m-privilege-d.dat", dir);
-	snprintf(stream.path, sizeof(stream.path), "%s/m-privilege-s.dat", dir);
+	snprintf(fill.path, sizeof(fill.path), "%s", d_path);
+	snprintf(stream.path, sizeof(stream.path), "%s", s_path);
+	drop_cache(s_path);	/* S's pages from an earlier run: P starts with D's fill only */
 
 	c = kt_spawn(d, file_work, &fill);
 	code = kt_child_wait(&c, 600);
@@ -476,17 +524,16 @@ static struct clamp_result pressure_run(const char *label, const char *dir,
 	r.p_max_events = kt_cg_stat(p, "memory.events", "max") - events0;
 	r.calls = below_min_calls(bss_fd) - calls0;
 
-	ktest_log("%s: D memory.current %llu MiB after filling, %llu MiB after S streamed %lu MiB twice (file %llu MiB); S %llu MiB; P max events %llu; below_min calls %llu",
+	ktest_log("%s: D memory.current %llu MiB after filling, %llu MiB after S read %lu MiB %d times (file %llu MiB); S %llu MiB; P max events %llu; below_min calls %llu",
 		  label, (unsigned long long)(r.filled / KT_MiB),
-		  (unsigned long long)(r.after / KT_MiB), S_FILE / KT_MiB,
+		  (unsigned long long)(r.after / KT_MiB), S_FILE / KT_MiB, S_READS,
 		  (unsigned long long)(r.file_after / KT_MiB),
 		  (unsigned long long)(r.s_after / KT_MiB), (unsigned long long)r.p_max_events,
 		  (unsigned long long)r.calls);
 	KT_ASSERT(r.p_max_events > 0, "%s: S's stream drove P to its memory.max", label);
 
-	/* removing the files uncharges their page cache: the next run starts empty */
+	/* removing D's file uncharges its page cache: the next run starts empty */
 	unlink(fill.path);
-	unlink(stream.path);
 	return r;
 }
 
@@ -521,6 +568,7 @@ static void check_clamp(const struct kt_cgroup *top)
 	struct protect_bpf *skel;
 	struct bpf_link *link;
 	const char *dir = getenv("MEMCGD_TEST_TMPDIR");
+	static char d_path[PATH_MAX], s_path[PATH_MAX];	/* unlinked at exit */
 	struct statfs sfs;
 	int fds[2], msg = 0, n, code;
 	uint64_t ceiling;
@@ -539,8 +587,15 @@ static void check_clamp(const struct kt_cgroup *top)
 	d = kt_cg_create(p, "d", false);
 	KT_OK(kt_cg_write(d, "memory.min", "%lu", D_MIN), "set D's memory.min");
 	s = kt_cg_create(p, "s", false);
-	ktest_log("P memory.max %lu MiB; D memory.min %lu MiB, fills %lu MiB; S streams %lu MiB (files in %s)",
-		  P_MAX / KT_MiB, D_MIN / KT_MiB, D_FILL / KT_MiB, S_FILE / KT_MiB, dir);
+	ktest_log("P memory.max %lu MiB; D memory.min %lu MiB, fills %lu MiB; S reads %lu MiB %d times (files in %s)",
+		  P_MAX / KT_MiB, D_MIN / KT_MiB, D_FILL / KT_MiB, S_FILE / KT_MiB, S_READS, dir);
+	/* S's file, written here (outside P) and dropped from the cache: S's reads charge S */
+	snprintf(d_path, sizeof(d_path), "%s/m-privilege-d.dat", dir);
+	snprintf(s_path, sizeof(s_path), "%s/m-privilege-s.dat", dir);
+	ktest_on_exit(unlink_file, d_path);
+	ktest_on_exit(unlink_file, s_path);
+	if (write_file(s_path, S_FILE))
+		ktest_fail("cannot write %lu MiB to %s", S_FILE / KT_MiB, s_path);
 
 	code = kt_token_child_start(&tc, d, clamp_child, d);
 	if (code == KTEST_EXIT_SKIP) {
@@ -554,7 +609,8 @@ static void check_clamp(const struct kt_cgroup *top)
 	if (n != 2 || code)
 		ktest_fail("token child failed (received %d fds, exit %d; see above)", n, code);
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[0]), d->id, "cgroup_id of the delegated link");
-	deleg = pressure_run("delegated always-protect ops at D", dir, p, d, s, fds[1]);
+	KT_ASSERT(fdinfo_delegated(fds[0]), "the token child's link is marked delegated in fdinfo");
+	deleg = pressure_run("delegated always-protect ops at D", d_path, s_path, p, d, s, fds[1]);
 	close(fds[0]);
 	close(fds[1]);
 
@@ -562,7 +618,7 @@ static void check_clamp(const struct kt_cgroup *top)
 	skel->bss->protect_min = true;
 	skel->bss->protect_low = true;
 	link = kt_attach_ok(skel->maps.protect_ops, d, 0);
-	full = pressure_run("root's always-protect ops at D", dir, p, d, s,
+	full = pressure_run("root's always-protect ops at D", d_path, s_path, p, d, s,
 			    bpf_map__fd(skel->maps.bss));
 	kt_link_destroy(&link);
 	protect_bpf__destroy(skel);

@@ -81,8 +81,11 @@ static uint64_t dir_ino(const struct kt_cgroup *cg)
 	return st.st_ino;
 }
 
-/* Wait for POLLHUP on a link whose cgroup's memcg went offline; check the link info. */
-static void expect_detached(const struct bpf_link *link, const char *why)
+/*
+ * Wait for POLLHUP on a link whose cgroup's memcg went offline. The info of
+ * the detached link has no map any more but still names its cgroup.
+ */
+static void expect_detached(const struct bpf_link *link, uint64_t cgid, const char *why)
 {
 	double start = ktest_now();
 	struct bpf_link_info info;
@@ -92,8 +95,8 @@ static void expect_detached(const struct bpf_link *link, const char *why)
 	ktest_log("%s: POLLHUP after %.3f s", why, ktest_now() - start);
 	info = link_info(link);
 	KT_ASSERT_EQ(info.struct_ops.map_id, 0, "map_id in the info of an auto-detached link");
-	ktest_log("%s: link info map_id 0, cgroup_id %llu", why,
-		  (unsigned long long)info.struct_ops.cgroup_id);
+	KT_ASSERT_EQ(info.struct_ops.cgroup_id, cgid, "cgroup_id in the info of an auto-detached link");
+	ktest_log("%s: link info map_id 0, cgroup_id %llu", why, (unsigned long long)cgid);
 }
 
 static void check_fd0(const struct bpf_map *map, const struct kt_cgroup *cg,
@@ -146,6 +149,7 @@ static void check_rmdir(const struct bpf_map *a, const struct bpf_map *b,
 {
 	struct kt_cgroup *doomed, *keeper, *again;
 	struct bpf_link *ld, *lk, *la;
+	uint64_t doomed_id;
 
 	ktest_log("--- c. rmdir of an attached cgroup detaches its link");
 	doomed = kt_cg_create(parent, "doomed", false);
@@ -154,9 +158,10 @@ static void check_rmdir(const struct bpf_map *a, const struct bpf_map *b,
 	lk = kt_attach_ok(b, keeper, 0);
 	KT_ASSERT(!link_hup(ld, 0), "no POLLHUP on a live link");
 	KT_ASSERT_EQ(kt_link_info_cgroup_id(ld), doomed->id, "cgroup_id before rmdir");
+	doomed_id = doomed->id;
 
 	KT_OK(kt_cg_remove(doomed), "rmdir of the attached (empty) cgroup");
-	expect_detached(ld, "rmdir of the attach point");
+	expect_detached(ld, doomed_id, "rmdir of the attach point");
 
 	KT_ASSERT(!link_hup(lk, 0), "no POLLHUP on the sibling's link");
 	KT_ASSERT(link_info(lk).struct_ops.map_id != 0, "the sibling's link keeps its map");
@@ -192,7 +197,7 @@ static void check_controller_toggle(const struct bpf_map *a, const struct bpf_ma
 		 "attach without BPF_F_ALLOW_OVERRIDE to P while C has a live attachment");
 
 	KT_OK(kt_cg_write(p, "cgroup.subtree_control", "-memory"), "disable memory in P's subtree");
-	expect_detached(lc, "memory controller disabled in C's parent");
+	expect_detached(lc, c->id, "memory controller disabled in C's parent");
 
 	lp = kt_attach_ok(a, p, 0);
 	ktest_log("ok: ops_a attached to P without BPF_F_ALLOW_OVERRIDE after C's link went away");
