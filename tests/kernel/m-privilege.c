@@ -59,7 +59,7 @@
 #define D_MIN (32 * KT_MiB)	/* memory.min of the delegated cgroup */
 #define D_FILL (100 * KT_MiB)	/* page cache written in D */
 #define S_FILE (256 * KT_MiB)	/* file the sibling streams ... */
-#define S_READS 3		/* ... this often, uncached first */
+#define S_READS 2		/* ... this often, uncached first */
 
 static char skipped[512];
 
