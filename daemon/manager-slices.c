@@ -198,7 +198,8 @@ static const char *attach_error_reason(int err, char *buf, size_t len)
 		       "for the slice) or was just removed";
 	case -EPERM:
 	case -EACCES:
-		return "permission denied: attaching memcg_bpf_ops needs CAP_BPF and CAP_PERFMON";
+		return "permission denied: attaching memcg_bpf_ops needs CAP_BPF and CAP_PERFMON (or a "
+		       "BPF token that delegates them), and a cgroup inside memcgd's cgroup namespace";
 	case -EOPNOTSUPP:
 		return "EOPNOTSUPP: this kernel cannot attach memcg_bpf_ops to cgroups";
 	default:
@@ -270,6 +271,14 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 	id = (uint64_t)st.st_ino;
 	if (rt->cgroup && streq(rt->cgroup, cgroup) && rt->cgroup_id == id) {
 		free(cgroup);
+		if (rt->link && policy_maps_link_detached(rt->link)) {
+			bpf_link__destroy(rt->link);
+			rt->link = NULL;
+			log_transition(LOG_WARNING, "detached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
+				       "%s: the kernel detached the link of %s (its memory controller was "
+				       "disabled and enabled again?); attaching again",
+				       rt->conf.name, rt->cgroup);
+		}
 		map_slice_cgroups(m, slot); /* cgroups created meanwhile (dry run: no online hook) */
 		if (!rt->link)
 			try_link(m, slot, fd);
@@ -302,6 +311,8 @@ static bool still_in_place(struct manager *m, struct slice_rt *rt)
 	uint64_t id;
 
 	if (!rt->cgroup || !(rt->link || rt->attach == ATTACH_DRY_RUN))
+		return false;
+	if (rt->link && policy_maps_link_detached(rt->link))
 		return false;
 	dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
 	return dir && cgroup_id_of(dir, &id) == 0 && id == rt->cgroup_id;

@@ -2,6 +2,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,12 +402,22 @@ int policy_maps_sweep_slot(struct policy_maps *pm, uint32_t slot, const uint64_t
 
 struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *err)
 {
-	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = BPF_F_ALLOW_OVERRIDE, .relative_fd = (__u32)cgroup_fd);
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = BPF_F_CGROUP_FD | BPF_F_ALLOW_OVERRIDE,
+		    .target_fd = (__u32)cgroup_fd);
 	struct bpf_link *link;
 
 	link = bpf_map__attach_struct_ops_opts(pm->skel->maps.memcgd_ops, &opts);
 	*err = link ? 0 : -errno;
 	return link;
+}
+
+bool policy_maps_link_detached(const struct bpf_link *link)
+{
+	struct pollfd pfd = { .fd = bpf_link__fd(link), .events = 0 };
+
+	/* the kernel detaches the link when the cgroup's memory cgroup goes offline (rmdir, or
+	 * the memory controller disabled for it) and reports EPOLLHUP */
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLNVAL));
 }
 
 int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n)

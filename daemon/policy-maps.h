@@ -69,6 +69,8 @@ uint64_t policy_maps_unmapped(const struct policy_maps *pm);
 /* One memcg_bpf_ops link on the cgroup directory fd, with BPF_F_ALLOW_OVERRIDE. NULL and
  * *err = -errno on failure. */
 struct bpf_link *policy_maps_attach(struct policy_maps *pm, int cgroup_fd, int *err);
+/* Whether the kernel has detached the link (its cgroup's memory cgroup went offline). */
+bool policy_maps_link_detached(const struct bpf_link *link);
 
 /* Replaces the set of cgroups that are never delayed (bpf/memcgd.h, exempt). */
 int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n);

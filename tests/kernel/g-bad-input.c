@@ -5,13 +5,15 @@
  *  - a memcg_bpf_ops map without BPF_F_LINK       -EOPNOTSUPP (seed bug C1)
  *  - unknown attach flags                           -EINVAL
  *  - non-zero expected_revision (reserved)          -EINVAL
- *  - no cgroup fd                                   -EINVAL
+ *  - no BPF_F_CGROUP_FD (no cgroup)                  -EINVAL
+ *  - a target_fd without BPF_F_CGROUP_FD            -EINVAL
  *  - an fd that is not a cgroup                     -EBADF
  *  - a cgroup without its own memory controller     -ENOENT (seed bug C3)
  *  - a removed cgroup                               -ENOENT
  *  - a sleepable program                            -EINVAL at load
  *  - rmdir of an attached cgroup, then detach       no error, no oops (C2)
  *  - a cgroup fd for tcp_congestion_ops             -EOPNOTSUPP
+ *  - BPF_LINK_UPDATE to another map                 -EOPNOTSUPP
  * and afterwards a normal attachment still works.
  */
 #include <errno.h>
@@ -31,8 +33,8 @@
 static int attach_raw(const struct bpf_map *map, int cgroup_fd, uint32_t flags,
 		      uint64_t expected_revision, struct bpf_link **link)
 {
-	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags,
-		    .relative_fd = (uint32_t)cgroup_fd,
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags | BPF_F_CGROUP_FD,
+		    .target_fd = (uint32_t)cgroup_fd,
 		    .expected_revision = expected_revision);
 
 	*link = bpf_map__attach_struct_ops_opts(map, &opts);
@@ -77,8 +79,8 @@ static void check_legacy_map(const struct kt_cgroup *cg)
 	}
 
 	/* The same map through BPF_LINK_CREATE with a cgroup: refused too. */
-	lopts.cgroup.relative_fd = cg->fd;
-	fd = bpf_link_create(bpf_map__fd(skel->maps.legacy_ops), 0, BPF_STRUCT_OPS, &lopts);
+	lopts.flags = BPF_F_CGROUP_FD;
+	fd = bpf_link_create(bpf_map__fd(skel->maps.legacy_ops), cg->fd, BPF_STRUCT_OPS, &lopts);
 	if (fd >= 0) {
 		close(fd);
 		ktest_error("BPF_LINK_CREATE accepted a memcg_bpf_ops map without BPF_F_LINK");
@@ -165,12 +167,18 @@ int main(void)
 
 	check_legacy_map(cg);
 	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 1u << 31), EINVAL, "unknown flag 1<<31");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 0x80), EINVAL, "unknown flag 0x80");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, 0x100), EINVAL, "unknown flag 0x100");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, cg->fd, BPF_F_ID), EINVAL,
+			"BPF_F_ID (a cgroup is named by fd only)");
 	KT_EXPECT_ERRNO(try_attach_revision(skel->maps.ops_a, cg->fd, 1), EINVAL,
 			"non-zero expected_revision");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, 0, 0), EINVAL, "no cgroup fd");
-	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, 0, BPF_F_ALLOW_OVERRIDE), EINVAL,
-			"no cgroup fd, BPF_F_ALLOW_OVERRIDE");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, -1, 0), EINVAL, "no BPF_F_CGROUP_FD");
+	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, -1, BPF_F_ALLOW_OVERRIDE), EINVAL,
+			"BPF_F_ALLOW_OVERRIDE without BPF_F_CGROUP_FD");
+	fd = bpf_link_create(bpf_map__fd(skel->maps.ops_a), cg->fd, BPF_STRUCT_OPS, NULL);
+	if (fd >= 0)
+		close(fd);
+	KT_EXPECT_ERRNO(fd >= 0 ? 0 : fd, EINVAL, "a cgroup in target_fd without BPF_F_CGROUP_FD");
 
 	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	KT_EXPECT_ERRNO(try_attach(skel->maps.ops_a, fd, 0), EBADF,
@@ -191,6 +199,9 @@ int main(void)
 	/* Nothing above left the kernel in a bad state: a normal attachment works. */
 	fresh = kt_cg_create(parent, "fresh", false);
 	link = kt_attach_ok(skel->maps.ops_a, fresh, 0);
+	/* memcg_bpf_ops has no update(): swapping the map of a live link is refused */
+	KT_EXPECT_ERRNO(bpf_link__update_map(link, skel->maps.ops_b), EOPNOTSUPP,
+			"BPF_LINK_UPDATE of a memcg_bpf_ops link to another map");
 	kt_expect_ops(bpf_map__fd(skel->maps.hits), fresh, KT_SEEN_A, "after all bad input");
 	kt_expect_ops(bpf_map__fd(skel->maps.hits), cg, 0, "after all bad input");
 	kt_link_destroy(&link);

@@ -13,9 +13,14 @@
 int kt_attach_fd(const struct bpf_map *map, int cgroup_fd, uint32_t flags,
 		 struct bpf_link **link)
 {
-	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags,
-		    .relative_fd = cgroup_fd > 0 ? (uint32_t)cgroup_fd : 0);
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags);
 	struct bpf_link *l;
+
+	/* fd 0 is a valid cgroup fd: BPF_F_CGROUP_FD, not the value, says "cgroup" */
+	if (cgroup_fd >= 0) {
+		opts.flags |= BPF_F_CGROUP_FD;
+		opts.target_fd = (uint32_t)cgroup_fd;
+	}
 
 	*link = NULL;
 	l = bpf_map__attach_struct_ops_opts(map, &opts);
@@ -53,6 +58,19 @@ void kt_link_destroy(struct bpf_link **link)
 			ktest_fail("bpf_link__destroy: %d (%s)", err, ktest_strerror(err));
 	}
 	*link = NULL;
+}
+
+uint64_t kt_link_info_cgroup_id(const struct bpf_link *link)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_link_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		ktest_fail("bpf_link_get_info_by_fd: %s", strerror(errno));
+	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
+		ktest_fail("link %d is of type %u, not struct_ops", bpf_link__fd(link), info.type);
+	return info.struct_ops.cgroup_id;
 }
 
 uint64_t kt_link_cgroup_id(const struct bpf_link *link)

@@ -10,8 +10,9 @@
 
 /*
  * Attach a struct_ops map through a new link to the cgroup with directory
- * fd cgroup_fd (0: no cgroup) with the given flags. Returns 0 and the link,
- * or -errno as reported by the kernel (or libbpf).
+ * fd cgroup_fd (BPF_F_CGROUP_FD is added to flags; fd 0 is a valid cgroup
+ * fd) or, with cgroup_fd < 0, without a cgroup. Returns 0 and the link, or
+ * -errno as reported by the kernel (or libbpf).
  */
 int kt_attach_fd(const struct bpf_map *map, int cgroup_fd, uint32_t flags,
 		 struct bpf_link **link);
@@ -24,6 +25,8 @@ struct bpf_link *kt_attach_ok(const struct bpf_map *map, const struct kt_cgroup 
 /* Destroy the link (closing its fd detaches) and clear the pointer. */
 void kt_link_destroy(struct bpf_link **link);
 
+/* The cgroup id that BPF_OBJ_GET_INFO_BY_FD reports for the link, 0 if none. */
+uint64_t kt_link_info_cgroup_id(const struct bpf_link *link);
 /* The "cgroup_id:" line of the link's fdinfo, 0 if absent. */
 uint64_t kt_link_cgroup_id(const struct bpf_link *link);
 
