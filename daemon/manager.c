@@ -371,6 +371,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		sd_notifyf(0, "STATUS=invalid configuration: %s", first);
 		memcgd_config_done(&c);
 		diag_list_clear(&d);
+		m->cannot_work = r != -ENOMEM;
 		return r == -ENOMEM ? r : -EINVAL;
 	}
 	if (r > 0) {
@@ -395,6 +396,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		log_error("%s", m->ks.error[0] ? m->ks.error : strerror(-r));
 		sd_notifyf(0, "STATUS=unsupported kernel: %s", m->ks.error);
 		memcgd_config_done(&c);
+		m->cannot_work = true;
 		return r == -EOPNOTSUPP ? r : -ENOSYS;
 	}
 	if (!m->dry_run && (m->ks.hooks & (HOOK_HANDLE_CGROUP_ONLINE | HOOK_HANDLE_CGROUP_OFFLINE | HOOK_GET_HIGH_DELAY_MS)) !=
@@ -403,6 +405,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 			  "handle_cgroup_offline below_low below_min get_high_delay_ms); --dry-run still measures",
 			  m->ks.release, m->ks.hook_names);
 		memcgd_config_done(&c);
+		m->cannot_work = true;
 		return -EOPNOTSUPP;
 	}
 

@@ -57,6 +57,7 @@ struct manager_options {
 struct manager {
 	struct manager_options opt;
 	bool dry_run;
+	bool cannot_work;            /* start failed on the configuration or the kernel: a restart cannot help */
 	sd_event *event;
 	sd_bus *bus;
 	sd_event_source *tick_src;

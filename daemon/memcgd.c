@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 		.use_bus = true,
 	};
 	static struct manager m;
+	bool cannot_work;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
@@ -98,12 +99,13 @@ int main(int argc, char **argv)
 		r = manager_run(&m);
 	if (r < 0)
 		sd_notifyf(0, "ERRNO=%d", -r);
+	cannot_work = m.cannot_work;
 	manager_free(&m);
 	if (r < 0) {
 		log_error("memcgd exits: %s", strerror(-r));
-		/* a configuration or kernel that cannot work will not work after a restart either
-		 * (the unit has RestartPreventExitStatus=78) */
-		return r == -EINVAL || r == -EOPNOTSUPP || r == -ENOSYS ? EXIT_CONFIG : EXIT_FAILURE;
+		/* only a configuration or kernel that cannot work will not work after a restart either
+		 * (the unit has RestartPreventExitStatus=78); a failed BPF load or attach may */
+		return cannot_work ? EXIT_CONFIG : EXIT_FAILURE;
 	}
 	return EXIT_SUCCESS;
 }
