@@ -21,7 +21,7 @@ struct kt_child {
 /* Shared with children through a MAP_SHARED page mapped before fork(). */
 struct kt_report {
 	double seconds;		/* wall time of the timed part of a workload */
-	uint64_t value[6];
+	uint64_t value[8];
 };
 
 /*
