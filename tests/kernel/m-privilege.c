@@ -71,6 +71,16 @@ static void skip_subcase(const char *sub, const char *why)
 	snprintf(skipped + len, sizeof(skipped) - len, "%s%s: %s", len ? "; " : "", sub, why);
 }
 
+/* Receive n fds from a token child that was told to attach, then reap it; fail on any shortfall. */
+static void token_child_fds(struct kt_token_child *tc, int *fds, int n, const char *what)
+{
+	int msg = 0, got = kt_recv_fds(tc->sock, &msg, fds, n);
+	int code = kt_token_child_wait(tc, 300);
+
+	if (got != n || code)
+		ktest_fail("%s failed (received %d of %d fds, exit %d; see above)", what, got, n, code);
+}
+
 /* Attach that must fail: an unexpected link is destroyed right away. */
 static int try_attach(const struct bpf_map *map, const struct kt_cgroup *cg, uint32_t flags)
 {
@@ -128,6 +138,36 @@ static int wait_exit(pid_t pid, const char *what)
 /* ---------------------------------------------------------------- a */
 
 /*
+ * Fork a child connected to this process by a socket pair: returns 0 in the
+ * child and the pid in the parent, *sock being the caller's end.
+ */
+static pid_t fork_connected(int *sock)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		ktest_fail("socketpair: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ktest_fail("fork: %s", strerror(errno));
+	close(sv[pid ? 1 : 0]);
+	*sock = sv[pid ? 0 : 1];
+	return pid;
+}
+
+/* Receive a message and at most one fd from a fork_connected() child, then reap it. */
+static int recv_and_reap(int sock, pid_t pid, const char *what, int *msg, int *fd, int *code)
+{
+	int n = kt_recv_fds(sock, msg, fd, 1);
+
+	close(sock);
+	*code = wait_exit(pid, what);
+	return n;
+}
+
+/*
  * Fork a child that becomes uid 65534 with exactly `caps` and attaches map
  * to cg. Returns the attach result; on success *link_fd is the link,
  * passed back to this process (the child has exited).
@@ -135,21 +175,15 @@ static int wait_exit(pid_t pid, const char *what)
 static int attach_as_nobody(const struct bpf_map *map, const struct kt_cgroup *cg,
 			    uint64_t caps, int *link_fd)
 {
-	int sv[2], msg = 0, n, code;
+	int sock, msg = 0, n, code;
 	pid_t pid;
 
 	*link_fd = -1;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		ktest_fail("socketpair: %s", strerror(errno));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		ktest_fail("fork: %s", strerror(errno));
+	pid = fork_connected(&sock);
 	if (pid == 0) {
 		struct bpf_link *link;
 		int err, fd = -1;
 
-		close(sv[0]);
 		err = kt_drop_to(NOBODY, caps);
 		if (err)
 			ktest_fail("child: become uid %d with capabilities %#llx: %s", NOBODY,
@@ -159,14 +193,11 @@ static int attach_as_nobody(const struct bpf_map *map, const struct kt_cgroup *c
 		err = kt_attach(map, cg, 0, &link);
 		if (!err)
 			fd = bpf_link__fd(link);
-		if (kt_send_fds(sv[1], err, &fd, err ? 0 : 1))
+		if (kt_send_fds(sock, err, &fd, err ? 0 : 1))
 			_exit(1);
 		_exit(0);
 	}
-	close(sv[1]);
-	n = kt_recv_fds(sv[0], &msg, link_fd, 1);
-	close(sv[0]);
-	code = wait_exit(pid, "uid 65534 child");
+	n = recv_and_reap(sock, pid, "uid 65534 child", &msg, link_fd, &code);
 	if (n < 0 || code)
 		ktest_fail("uid 65534 child (capabilities %#llx) reported nothing (recv %d, exit %d)",
 			   (unsigned long long)caps, n, code);
@@ -217,20 +248,14 @@ static void check_full_cgroupns(const struct bpf_map *map, int hits_fd,
 				const struct kt_cgroup *up, const struct kt_cgroup *ns,
 				const struct kt_cgroup *sibling)
 {
-	int sv[2], fd = -1, msg = 0, n, code;
+	int sock, fd = -1, msg = 0, n, code;
 	pid_t pid;
 
 	ktest_log("--- a. a full attacher in its own cgroup namespace");
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		ktest_fail("socketpair: %s", strerror(errno));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		ktest_fail("fork: %s", strerror(errno));
+	pid = fork_connected(&sock);
 	if (pid == 0) {
 		struct bpf_link *link;
 
-		close(sv[0]);
 		KT_OK(kt_cg_enter(ns, 0), "child: enter the namespace root");
 		if (unshare(CLONE_NEWCGROUP) < 0)
 			ktest_fail("child: unshare(CLONE_NEWCGROUP): %s", strerror(errno));
@@ -242,12 +267,9 @@ static void check_full_cgroupns(const struct bpf_map *map, int hits_fd,
 			 "root in a cgroup namespace: attach at a sibling of its namespace root");
 		KT_OK(kt_attach(map, ns, 0, &link), "root in a cgroup namespace: attach at its root");
 		fd = bpf_link__fd(link);
-		_exit(kt_send_fds(sv[1], 0, &fd, 1) ? 1 : 0);
+		_exit(kt_send_fds(sock, 0, &fd, 1) ? 1 : 0);
 	}
-	close(sv[1]);
-	n = kt_recv_fds(sv[0], &msg, &fd, 1);
-	close(sv[0]);
-	code = wait_exit(pid, "cgroup namespace child");
+	n = recv_and_reap(sock, pid, "cgroup namespace child", &msg, &fd, &code);
 	if (n != 1 || code)
 		ktest_fail("cgroup namespace child failed (exit %d, see above)", code);
 	KT_ASSERT_EQ(link_fd_cgroup_id(fd), ns->id, "cgroup_id of the namespaced root's link");
@@ -329,7 +351,7 @@ static void check_delegated(const struct kt_cgroup *top)
 	struct kt_cgroup *up, *d, *w, *sub, *sibling;
 	struct kt_token_child neg, pos;
 	struct deleg_ctx ctx_neg, ctx_pos;
-	int fds[3], msg = 0, n, code;
+	int fds[3], code;
 
 	ktest_log("--- b. a delegated (BPF token) attacher in user, mount and cgroup namespaces");
 	up = kt_cg_create(top, "up", true);
@@ -360,10 +382,7 @@ static void check_delegated(const struct kt_cgroup *top)
 	KT_ASSERT_EQ(code, 0, "token child with a token that does not delegate BPF_LINK_CREATE (see above)");
 
 	kt_token_child_delegate(&pos, CMDS_ATTACH);
-	n = kt_recv_fds(pos.sock, &msg, fds, 3);
-	code = kt_token_child_wait(&pos, 300);
-	if (n != 3 || code)
-		ktest_fail("delegated token child failed (received %d fds, exit %d; see above)", n, code);
+	token_child_fds(&pos, fds, 3, "delegated token child");
 
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[1]), d->id, "cgroup_id of the delegated link at D");
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[2]), sub->id, "cgroup_id of the delegated link at D/sub");
@@ -570,7 +589,7 @@ static void check_clamp(const struct kt_cgroup *top)
 	const char *dir = getenv("MEMCGD_TEST_TMPDIR");
 	static char d_path[PATH_MAX], s_path[PATH_MAX];	/* unlinked at exit */
 	struct statfs sfs;
-	int fds[2], msg = 0, n, code;
+	int fds[2], code;
 	uint64_t ceiling;
 
 	ktest_log("--- c. delegated protection is clamped to the granted memory.min");
@@ -604,10 +623,7 @@ static void check_clamp(const struct kt_cgroup *top)
 	}
 	KT_ASSERT_EQ(code, 0, "token child set-up (exit status)");
 	kt_token_child_delegate(&tc, CMDS_ATTACH);
-	n = kt_recv_fds(tc.sock, &msg, fds, 2);
-	code = kt_token_child_wait(&tc, 300);
-	if (n != 2 || code)
-		ktest_fail("token child failed (received %d fds, exit %d; see above)", n, code);
+	token_child_fds(&tc, fds, 2, "token child");
 	KT_ASSERT_EQ(link_fd_cgroup_id(fds[0]), d->id, "cgroup_id of the delegated link");
 	KT_ASSERT(fdinfo_delegated(fds[0]), "the token child's link is marked delegated in fdinfo");
 	deleg = pressure_run("delegated always-protect ops at D", d_path, s_path, p, d, s, fds[1]);

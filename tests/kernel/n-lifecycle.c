@@ -33,19 +33,6 @@
 
 static int hits_fd;
 
-static struct bpf_link_info link_info(const struct bpf_link *link)
-{
-	struct bpf_link_info info;
-	__u32 len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (bpf_link_get_info_by_fd(bpf_link__fd(link), &info, &len))
-		ktest_fail("bpf_link_get_info_by_fd: %s", strerror(errno));
-	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
-		ktest_fail("link %d is of type %u, not struct_ops", bpf_link__fd(link), info.type);
-	return info;
-}
-
 /* poll() the link fd for up to timeout_s; true when it reports POLLHUP. */
 static bool link_hup(const struct bpf_link *link, double timeout_s)
 {
@@ -93,7 +80,7 @@ static void expect_detached(const struct bpf_link *link, uint64_t cgid, const ch
 	if (!link_hup(link, HUP_TIMEOUT_S))
 		ktest_fail("%s: no POLLHUP on the link fd within %.0f s", why, HUP_TIMEOUT_S);
 	ktest_log("%s: POLLHUP after %.3f s", why, ktest_now() - start);
-	info = link_info(link);
+	info = kt_link_info(link);
 	KT_ASSERT_EQ(info.struct_ops.map_id, 0, "map_id in the info of an auto-detached link");
 	KT_ASSERT_EQ(info.struct_ops.cgroup_id, cgid, "cgroup_id in the info of an auto-detached link");
 	ktest_log("%s: link info map_id 0, cgroup_id %llu", why, (unsigned long long)cgid);
@@ -137,7 +124,7 @@ static void check_ids(const struct bpf_map *a, const struct bpf_map *b,
 	KT_ASSERT_EQ(kt_link_info_cgroup_id(ly), ino_y, "bpf_link_info cgroup_id of y's link");
 	KT_ASSERT_EQ(kt_link_cgroup_id(lx), ino_x, "fdinfo cgroup_id of x's link");
 	KT_ASSERT_EQ(kt_link_cgroup_id(ly), ino_y, "fdinfo cgroup_id of y's link");
-	KT_ASSERT(link_info(lx).struct_ops.map_id != 0, "x's live link reports its map id");
+	KT_ASSERT(kt_link_info(lx).struct_ops.map_id != 0, "x's live link reports its map id");
 	ktest_log("cgroup ids %llu and %llu reported by link info and fdinfo",
 		  (unsigned long long)ino_x, (unsigned long long)ino_y);
 	kt_link_destroy(&lx);
@@ -164,7 +151,7 @@ static void check_rmdir(const struct bpf_map *a, const struct bpf_map *b,
 	expect_detached(ld, doomed_id, "rmdir of the attach point");
 
 	KT_ASSERT(!link_hup(lk, 0), "no POLLHUP on the sibling's link");
-	KT_ASSERT(link_info(lk).struct_ops.map_id != 0, "the sibling's link keeps its map");
+	KT_ASSERT(kt_link_info(lk).struct_ops.map_id != 0, "the sibling's link keeps its map");
 	kt_expect_ops(hits_fd, keeper, KT_SEEN_B, "sibling after the rmdir");
 
 	KT_OK(bpf_link__detach(ld), "BPF_LINK_DETACH of the auto-detached link");
@@ -214,7 +201,7 @@ static void check_controller_toggle(const struct bpf_map *a, const struct bpf_ma
 	KT_ERRNO(kt_attach(b, c, 0, &extra), EBUSY,
 		 "attach to C below P's no-override attachment");
 
-	KT_ASSERT_EQ(link_info(lc).struct_ops.map_id, 0, "C's old link stays detached");
+	KT_ASSERT_EQ(kt_link_info(lc).struct_ops.map_id, 0, "C's old link stays detached");
 	KT_ASSERT(!link_hup(lp, 0), "no POLLHUP on P's link");
 	KT_OK(bpf_link__detach(lc), "BPF_LINK_DETACH of C's old link");
 	kt_link_destroy(&lc);

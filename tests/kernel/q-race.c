@@ -156,18 +156,6 @@ static int enter_and_fault(const char *path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-static int write_string(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static int churner(void *arg)
 {
 	char path[PATH_MAX + 16], ctl[PATH_MAX + 32];
@@ -195,7 +183,7 @@ static int churner(void *arg)
 				child_path(path, sizeof(path), k);
 				rmdir(path);
 			}
-			if (!write_string(ctl, "-memory") && !write_string(ctl, "+memory"))
+			if (!kt_write_file(ctl, "-memory") && !kt_write_file(ctl, "+memory"))
 				count(TOGGLES);
 		}
 	}
@@ -210,7 +198,7 @@ static int reclaimer(void *arg)
 	signal(SIGTERM, on_term);
 	snprintf(path, sizeof(path), "%s/memory.reclaim", x->path);
 	while (!stop) {
-		int err = write_string(path, "1M");
+		int err = kt_write_file(path, "1M");
 
 		if (err && err != -EAGAIN) {
 			count(UNEXPECTED);

@@ -60,7 +60,7 @@ void kt_link_destroy(struct bpf_link **link)
 	*link = NULL;
 }
 
-uint64_t kt_link_info_cgroup_id(const struct bpf_link *link)
+struct bpf_link_info kt_link_info(const struct bpf_link *link)
 {
 	struct bpf_link_info info;
 	__u32 len = sizeof(info);
@@ -70,7 +70,12 @@ uint64_t kt_link_info_cgroup_id(const struct bpf_link *link)
 		ktest_fail("bpf_link_get_info_by_fd: %s", strerror(errno));
 	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
 		ktest_fail("link %d is of type %u, not struct_ops", bpf_link__fd(link), info.type);
-	return info.struct_ops.cgroup_id;
+	return info;
+}
+
+uint64_t kt_link_info_cgroup_id(const struct bpf_link *link)
+{
+	return kt_link_info(link).struct_ops.cgroup_id;
 }
 
 uint64_t kt_link_cgroup_id(const struct bpf_link *link)

@@ -25,6 +25,8 @@ struct bpf_link *kt_attach_ok(const struct bpf_map *map, const struct kt_cgroup 
 /* Destroy the link (closing its fd detaches) and clear the pointer. */
 void kt_link_destroy(struct bpf_link **link);
 
+/* bpf_link_info of a struct_ops link; fails the test on error or another link type. */
+struct bpf_link_info kt_link_info(const struct bpf_link *link);
 /* The cgroup id that BPF_OBJ_GET_INFO_BY_FD reports for the link, 0 if none. */
 uint64_t kt_link_info_cgroup_id(const struct bpf_link *link);
 /* The "cgroup_id:" line of the link's fdinfo, 0 if absent. */

@@ -16,7 +16,7 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
-static int write_file(const char *path, const char *buf)
+int kt_write_file(const char *path, const char *buf)
 {
 	ssize_t len = strlen(buf), n;
 	int fd, err = 0;
@@ -67,7 +67,7 @@ int kt_cg_write(const struct kt_cgroup *cg, const char *file, const char *fmt, .
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	snprintf(path, sizeof(path), "%s/%s", cg->path, file);
-	return write_file(path, buf);
+	return kt_write_file(path, buf);
 }
 
 uint64_t kt_cg_read_u64(const struct kt_cgroup *cg, const char *file)
@@ -147,7 +147,7 @@ static int enable_memory(const char *dir)
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
-	return write_file(path, "+memory");
+	return kt_write_file(path, "+memory");
 }
 
 struct kt_cgroup *kt_cg_create(const struct kt_cgroup *parent, const char *name,
@@ -239,7 +239,7 @@ void kt_cg_destroy_tree(const char *path)
 		return;
 	snprintf(kill_path, sizeof(kill_path), "%s/cgroup.kill", path);
 	if (is_populated(path)) {
-		write_file(kill_path, "1");
+		kt_write_file(kill_path, "1");
 		if (!ktest_wait_for(cg_empty_cond, (void *)path, 30, 50))
 			ktest_log("cleanup: %s still populated after cgroup.kill", path);
 	}

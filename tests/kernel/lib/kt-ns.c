@@ -7,7 +7,9 @@
  * bpffs context in its user namespace, the privileged parent sets the
  * delegate_* options that only it may set, and mounts it for the child.
  */
+#include "kt-cgroup.h"
 #include "kt-ns.h"
+#include "kt-proc.h"
 #include "ktest.h"
 
 #include <errno.h>
@@ -28,10 +30,6 @@
 #include <unistd.h>
 
 #define WHY_SIZE 4096
-#define MAX_TOKEN_CHILDREN 8
-
-static pid_t token_children[MAX_TOKEN_CHILDREN];
-static bool cleanup_registered;
 
 int kt_drop_to(uid_t id, uint64_t caps)
 {
@@ -153,23 +151,6 @@ const char *kt_token_path(int mnt_fd)
 	return path;
 }
 
-static int write_proc(const char *path, const char *text)
-{
-	ssize_t len = strlen(text), n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		err = -errno;
-	else if (n != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
 static _Noreturn void child_skip(struct kt_token_child *tc, const char *fmt, int err)
 {
 	snprintf(tc->why, WHY_SIZE, fmt, ktest_strerror(err));
@@ -192,11 +173,11 @@ static _Noreturn void token_child_main(struct kt_token_child *tc, int sock,
 		ktest_fail("token child: unshare(CLONE_NEWUSER): %s", strerror(errno));
 	}
 	/* uid/gid 0 inside = 0 outside: only the namespace differs */
-	err = write_proc("/proc/self/setgroups", "deny");
+	err = kt_write_file("/proc/self/setgroups", "deny");
 	if (!err)
-		err = write_proc("/proc/self/uid_map", "0 0 1");
+		err = kt_write_file("/proc/self/uid_map", "0 0 1");
 	if (!err)
-		err = write_proc("/proc/self/gid_map", "0 0 1");
+		err = kt_write_file("/proc/self/gid_map", "0 0 1");
 	if (err)
 		ktest_fail("token child: set up the user namespace id maps: %s", ktest_strerror(err));
 	if (unshare(CLONE_NEWNS | CLONE_NEWCGROUP) < 0)
@@ -219,41 +200,6 @@ static _Noreturn void token_child_main(struct kt_token_child *tc, int sock,
 		ktest_fail("token child: receive the bpffs mount: %s",
 			   err < 0 ? ktest_strerror(err) : "no fd");
 	_exit(fn(sock, mnt_fd, arg));
-}
-
-static void kill_token_children(void *data)
-{
-	(void)data;
-	for (int i = 0; i < MAX_TOKEN_CHILDREN; i++) {
-		if (token_children[i] > 0) {
-			kill(token_children[i], SIGKILL);
-			waitpid(token_children[i], NULL, 0);
-			token_children[i] = 0;
-		}
-	}
-}
-
-static void remember(pid_t pid)
-{
-	if (!cleanup_registered) {
-		ktest_on_exit(kill_token_children, NULL);
-		cleanup_registered = true;
-	}
-	for (int i = 0; i < MAX_TOKEN_CHILDREN; i++) {
-		if (!token_children[i]) {
-			token_children[i] = pid;
-			return;
-		}
-	}
-	kill(pid, SIGKILL);
-	ktest_fail("more than %d token children", MAX_TOKEN_CHILDREN);
-}
-
-static void forget(pid_t pid)
-{
-	for (int i = 0; i < MAX_TOKEN_CHILDREN; i++)
-		if (token_children[i] == pid)
-			token_children[i] = 0;
 }
 
 int kt_token_child_start(struct kt_token_child *tc, const struct kt_cgroup *ns_root,
@@ -281,7 +227,7 @@ int kt_token_child_start(struct kt_token_child *tc, const struct kt_cgroup *ns_r
 	}
 	close(sv[1]);
 	tc->sock = sv[0];
-	remember(tc->pid);
+	kt_remember_child(tc->pid);
 
 	err = kt_recv_fds(tc->sock, &msg, &tc->fs_fd, 1);
 	if (err == -ECONNRESET)
@@ -332,26 +278,8 @@ void kt_token_child_delegate(struct kt_token_child *tc, uint64_t cmds)
 
 int kt_token_child_wait(struct kt_token_child *tc, double timeout_s)
 {
-	double deadline = ktest_now() + timeout_s;
-	pid_t pid = tc->pid;
-	int status;
+	int code = kt_wait_pid(tc->pid, timeout_s, "token child");
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			ktest_fail("waitpid %d: %s", (int)pid, strerror(errno));
-		if (ktest_now() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			forget(pid);
-			ktest_fail("token child %d did not finish within %.0f s", (int)pid, timeout_s);
-		}
-		ktest_sleep_ms(20);
-	}
-	forget(pid);
 	tc->pid = -1;
 	if (tc->sock >= 0)
 		close(tc->sock);
@@ -359,7 +287,5 @@ int kt_token_child_wait(struct kt_token_child *tc, double timeout_s)
 	if (tc->fs_fd >= 0)
 		close(tc->fs_fd);
 	tc->fs_fd = -1;
-	if (WIFSIGNALED(status))
-		ktest_fail("token child %d killed by signal %d", (int)pid, WTERMSIG(status));
-	return WEXITSTATUS(status);
+	return code;
 }

@@ -19,7 +19,7 @@ static pid_t children[MAX_CHILDREN];
 static bool registered;
 static int child_ready_fd = -1;	/* in a child: write end of its ready pipe */
 
-static void forget_child(pid_t pid)
+void kt_forget_child(pid_t pid)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] == pid)
@@ -38,7 +38,7 @@ static void kill_children(void *data)
 	}
 }
 
-static void remember_child(pid_t pid)
+void kt_remember_child(pid_t pid)
 {
 	if (!registered) {
 		ktest_on_exit(kill_children, NULL);
@@ -51,7 +51,7 @@ static void remember_child(pid_t pid)
 		}
 	}
 	kill(pid, SIGKILL);
-	ktest_fail("more than %d live workload children", MAX_CHILDREN);
+	ktest_fail("more than %d live children", MAX_CHILDREN);
 }
 
 struct kt_child kt_spawn(const struct kt_cgroup *cg, int (*fn)(void *arg), void *arg)
@@ -87,7 +87,7 @@ struct kt_child kt_spawn(const struct kt_cgroup *cg, int (*fn)(void *arg), void 
 	}
 	close(pipefd[1]);
 	c.ready_fd = pipefd[0];
-	remember_child(c.pid);
+	kt_remember_child(c.pid);
 	return c;
 }
 
@@ -118,14 +118,13 @@ static void child_close(struct kt_child *c)
 	if (c->ready_fd >= 0)
 		close(c->ready_fd);
 	c->ready_fd = -1;
-	forget_child(c->pid);
+	kt_forget_child(c->pid);
 	c->pid = -1;
 }
 
-int kt_child_wait(struct kt_child *c, double timeout_s)
+int kt_wait_pid(pid_t pid, double timeout_s, const char *what)
 {
 	double deadline = ktest_now() + timeout_s;
-	pid_t pid = c->pid;
 	int status;
 
 	for (;;) {
@@ -136,18 +135,26 @@ int kt_child_wait(struct kt_child *c, double timeout_s)
 		if (r < 0 && errno != EINTR)
 			ktest_fail("waitpid %d: %s", (int)pid, strerror(errno));
 		if (ktest_now() > deadline) {
-			kt_child_kill(c);
-			ktest_fail("workload child %d did not finish within %.0f s", (int)pid,
-				   timeout_s);
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			kt_forget_child(pid);
+			ktest_fail("%s %d did not finish within %.0f s", what, (int)pid, timeout_s);
 		}
 		ktest_sleep_ms(20);
 	}
-	child_close(c);
+	kt_forget_child(pid);
 	if (WIFSIGNALED(status))
-		ktest_fail("workload child %d killed by signal %d%s", (int)pid,
-			   WTERMSIG(status),
+		ktest_fail("%s %d killed by signal %d%s", what, (int)pid, WTERMSIG(status),
 			   WTERMSIG(status) == SIGKILL ? " (OOM killer?)" : "");
 	return WEXITSTATUS(status);
+}
+
+int kt_child_wait(struct kt_child *c, double timeout_s)
+{
+	int code = kt_wait_pid(c->pid, timeout_s, "workload child");
+
+	child_close(c);
+	return code;
 }
 
 void kt_child_kill(struct kt_child *c)

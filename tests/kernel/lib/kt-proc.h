@@ -29,6 +29,13 @@ struct kt_report {
  * and exits with fn(arg). Fails the test if fork fails.
  */
 struct kt_child kt_spawn(const struct kt_cgroup *cg, int (*fn)(void *arg), void *arg);
+/*
+ * Children killed (SIGKILL) and reaped when the test ends, however it ends:
+ * kt_spawn() registers its own; a helper that forks otherwise registers its
+ * children here and forgets them once it has reaped them.
+ */
+void kt_remember_child(pid_t pid);
+void kt_forget_child(pid_t pid);
 /* In the child: tell the parent that the workload reached its steady state. */
 void kt_child_ready(void);
 /* Wait up to timeout_s for kt_child_ready(); false if the child died or timed out. */
@@ -38,6 +45,12 @@ bool kt_child_wait_ready(struct kt_child *c, double timeout_s);
  * test on timeout or when the child was killed by a signal.
  */
 int kt_child_wait(struct kt_child *c, double timeout_s);
+/*
+ * Wait up to timeout_s for pid (a registered child) to exit and forget it;
+ * return its exit code. Fails the test, naming it `what`, on timeout (after
+ * killing it) or when it was killed by a signal.
+ */
+int kt_wait_pid(pid_t pid, double timeout_s, const char *what);
 /* SIGKILL and reap. */
 void kt_child_kill(struct kt_child *c);
 
