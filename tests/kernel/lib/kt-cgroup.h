@@ -54,9 +54,10 @@ uint64_t kt_cg_stat(const struct kt_cgroup *cg, const char *file, const char *ke
 /* Move process pid (0: the caller) into cg. Returns 0 or -errno. */
 int kt_cg_enter(const struct kt_cgroup *cg, int pid);
 
-/* cgroup id of a cgroup2 directory path, 0 on error. */
 /* Write buf to path in one write(); 0 or a negative errno (-EIO for a short write). */
 int kt_write_file(const char *path, const char *buf);
+
+/* cgroup id of a cgroup2 directory path, 0 on error. */
 uint64_t kt_cg_id_of(const char *path);
 
 /* Number of memory cgroups in /proc/cgroups (the num_cgroups column). */

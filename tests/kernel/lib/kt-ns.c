@@ -7,7 +7,6 @@
  * bpffs context in its user namespace, the privileged parent sets the
  * delegate_* options that only it may set, and mounts it for the child.
  */
-#include "kt-cgroup.h"
 #include "kt-ns.h"
 #include "kt-proc.h"
 #include "ktest.h"
