@@ -13,7 +13,9 @@
  *     test process. Without the token its load fails; with a token that
  *     does not delegate BPF_LINK_CREATE its attach fails (-EPERM); with a
  *     full token it attaches at D and at a child of D, never at D's parent
- *     or at a sibling of D (-EPERM).
+ *     or at a sibling of D (-EPERM). A program that calls the background
+ *     reclaim kfunc does not load with the token (-EACCES): which memory
+ *     cgroups were delegated is not known to the kfunc.
  *  c. A delegated below_min/below_low protects no more than D's effective
  *     memory.min: with P's memory.max forcing reclaim, D's page cache
  *     (far above its memory.min) is reclaimed down towards memory.min
@@ -31,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,12 +44,9 @@
 #include "kt-proc.h"
 #include "ktest.h"
 #include "protect.bpf.skel.h"
+#include "reclaim.bpf.skel.h"
 
 #define NOBODY 65534
-
-#ifndef TMPFS_MAGIC
-#define TMPFS_MAGIC 0x01021994
-#endif
 
 /* Commands a token must delegate for libbpf to load an object, and to attach it. */
 #define CMDS_LOAD ((1ULL << BPF_MAP_CREATE) | (1ULL << BPF_PROG_LOAD) | (1ULL << BPF_BTF_LOAD))
@@ -302,6 +300,20 @@ static struct hooks_bpf *load_hooks(const char *token_path, int *err)
 	return skel;
 }
 
+/* Load reclaim.bpf.c with the BPF token at token_path: 0 or -errno. */
+static int load_reclaim(const char *token_path)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .bpf_token_path = token_path);
+	struct reclaim_bpf *skel = reclaim_bpf__open_opts(&opts);
+	int err;
+
+	if (!skel)
+		return -errno;
+	err = reclaim_bpf__load(skel);
+	reclaim_bpf__destroy(skel);
+	return err;
+}
+
 /* Runs in the token child (user, mount and cgroup namespaces; ns root D). */
 static int deleg_child(int sock, int mnt_fd, void *arg)
 {
@@ -323,6 +335,8 @@ static int deleg_child(int sock, int mnt_fd, void *arg)
 	ktest_log("ok: token child: hooks.bpf.c loaded with the BPF token");
 
 	if (!ctx->may_link) {
+		KT_ERRNO(load_reclaim(kt_token_path(mnt_fd)), EACCES,
+			 "token child: load a program calling bpf_try_to_free_mem_cgroup_pages() with the BPF token");
 		KT_ERRNO(try_attach(skel->maps.ops_a, ctx->d, 0), EPERM,
 			 "token without BPF_LINK_CREATE: attach at the namespace root D");
 		hooks_bpf__destroy(skel);
@@ -406,36 +420,6 @@ struct file_work {
 	int reads;	/* or read the existing file this often, uncached first */
 };
 
-/* Write `bytes` to a new file at path and fsync it: clean page cache of the caller's memcg. */
-static int write_file(const char *path, size_t bytes)
-{
-	static char buf[KT_MiB];
-	int fd, ret = 0;
-
-	memset(buf, 0x5a, sizeof(buf));
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ktest_log("create %s: %s", path, strerror(errno));
-		return 1;
-	}
-	for (size_t off = 0; off < bytes && !ret;) {
-		ssize_t n = write(fd, buf, sizeof(buf));
-
-		if (n <= 0) {
-			ktest_log("write %s: %s", path, n < 0 ? strerror(errno) : "no progress");
-			ret = 1;
-		}
-		off += n > 0 ? n : 0;
-	}
-	if (!ret && fsync(fd) < 0) {
-		ktest_log("fsync %s: %s", path, strerror(errno));
-		ret = 1;
-	}
-	close(fd);
-	return ret;
-}
-
 /* Drop a file's clean pages from the page cache (and so from its memcg). */
 static int uncache(int fd)
 {
@@ -454,7 +438,7 @@ static int file_work(void *arg)
 	int fd;
 
 	if (!fw->reads)
-		return write_file(fw->path, fw->bytes);
+		return kt_write_clean_file(fw->path, fw->bytes);
 	fd = open(fw->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ktest_log("child: open %s: %s", fw->path, strerror(errno));
@@ -586,18 +570,13 @@ static void check_clamp(const struct kt_cgroup *top)
 	struct kt_token_child tc;
 	struct protect_bpf *skel;
 	struct bpf_link *link;
-	const char *dir = getenv("MEMCGD_TEST_TMPDIR");
+	const char *dir = kt_disk_dir();
 	static char d_path[PATH_MAX], s_path[PATH_MAX];	/* unlinked at exit */
-	struct statfs sfs;
 	int fds[2], code;
 	uint64_t ceiling;
 
 	ktest_log("--- c. delegated protection is clamped to the granted memory.min");
-	if (!dir || !*dir)
-		dir = "/var/tmp";
-	if (statfs(dir, &sfs) < 0)
-		ktest_fail("statfs %s: %s", dir, strerror(errno));
-	if (sfs.f_type == TMPFS_MAGIC) {
+	if (!dir) {
 		skip_subcase("c (clamp)", "the work directory is on tmpfs: its page cache is not reclaimable without swapping");
 		return;
 	}
@@ -613,7 +592,7 @@ static void check_clamp(const struct kt_cgroup *top)
 	snprintf(s_path, sizeof(s_path), "%s/m-privilege-s.dat", dir);
 	ktest_on_exit(unlink_file, d_path);
 	ktest_on_exit(unlink_file, s_path);
-	if (write_file(s_path, S_FILE))
+	if (kt_write_clean_file(s_path, S_FILE))
 		ktest_fail("cannot write %lu MiB to %s", S_FILE / KT_MiB, s_path);
 
 	code = kt_token_child_start(&tc, d, clamp_child, d);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -248,4 +249,49 @@ int kt_work_fault_loop(void *arg)
 		if (work->report)
 			work->report->value[0]++;
 	}
+}
+
+int kt_write_clean_file(const char *path, size_t bytes)
+{
+	static char buf[KT_MiB];
+	int fd, ret = 0;
+
+	memset(buf, 0x5a, sizeof(buf));
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ktest_log("create %s: %s", path, strerror(errno));
+		return 1;
+	}
+	for (size_t off = 0; off < bytes && !ret;) {
+		ssize_t n = write(fd, buf, sizeof(buf));
+
+		if (n <= 0) {
+			ktest_log("write %s: %s", path, n < 0 ? strerror(errno) : "no progress");
+			ret = 1;
+		}
+		off += n > 0 ? n : 0;
+	}
+	if (!ret && fsync(fd) < 0) {
+		ktest_log("fsync %s: %s", path, strerror(errno));
+		ret = 1;
+	}
+	close(fd);
+	return ret;
+}
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+const char *kt_disk_dir(void)
+{
+	const char *dir = getenv("MEMCGD_TEST_TMPDIR");
+	struct statfs sfs;
+
+	if (!dir || !*dir)
+		dir = "/var/tmp";
+	if (statfs(dir, &sfs) < 0)
+		ktest_fail("statfs %s: %s", dir, strerror(errno));
+	return sfs.f_type == TMPFS_MAGIC ? NULL : dir;
 }

@@ -66,6 +66,17 @@ void *kt_touch_anon(size_t bytes);
 unsigned long kt_read_pages(const void *p, size_t bytes);
 void kt_unmap(void *p, size_t bytes);
 
+/*
+ * Write `bytes` to a new file at path and fsync it: clean page cache charged
+ * to the caller's memory cgroup. Returns 0, or 1 after logging why.
+ */
+int kt_write_clean_file(const char *path, size_t bytes);
+/*
+ * The directory for files whose page cache must be reclaimable without swap:
+ * $MEMCGD_TEST_TMPDIR or /var/tmp; NULL when it is on tmpfs.
+ */
+const char *kt_disk_dir(void);
+
 /* Ready-made workloads for kt_spawn(); arg points to a struct kt_work. */
 struct kt_work {
 	size_t bytes;			/* how much anonymous memory to touch */
