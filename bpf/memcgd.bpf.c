@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * memcgd's BPF side: measure each managed slice's page-fault rate, protect an active slice,
- * throttle managed slices of lower priority while a higher one is active.
+ * throttle managed slices of lower priority while a higher one is active, and reclaim from
+ * them in the background (reclaim.bpf.h).
  *
  * Hot paths and their costs:
  * - memcg:count_memcg_events (BTF tracepoint) runs for every memcg event of the machine. For anything but
@@ -570,7 +571,10 @@ void BPF_PROG(memcgd_cgroup_offline, struct mem_cgroup *memcg)
 	bpf_map_delete_elem(&slice_of, &id);
 }
 
-/* Attached by memcgd through one link per managed slice cgroup (BPF_F_ALLOW_OVERRIDE). */
+#include "reclaim.bpf.h"
+
+/* Attached by memcgd through one link per managed slice cgroup (BPF_F_ALLOW_OVERRIDE). On a
+ * kernel without memcg_charged, memcgd clears that member and does not load its program. */
 SEC(".struct_ops.link")
 struct memcg_bpf_ops memcgd_ops = {
 	.handle_cgroup_online = (void *)memcgd_cgroup_online,
@@ -578,4 +582,5 @@ struct memcg_bpf_ops memcgd_ops = {
 	.below_low = (void *)memcgd_below_low,
 	.below_min = (void *)memcgd_below_min,
 	.get_high_delay_ms = (void *)memcgd_get_high_delay_ms,
+	.memcg_charged = (void *)memcgd_memcg_charged,
 };

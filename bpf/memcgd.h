@@ -28,6 +28,8 @@
  *                       faults (and zeroes them with it)
  *   fault_cache  percpu array [0]: the fault path's clock and last cgroup -> slot, voided when
  *                       memcgd moves slice_of_epoch (.bss) after changing slice_of
+ *   reclaim_work array  [0]: the bpf_wq of background reclaim ([Reclaim] Background=), started by
+ *                       memcg_charged, run by the kernel's workqueue (bpf/reclaim.bpf.h)
  */
 #ifndef MEMCGD_H
 #define MEMCGD_H
@@ -42,6 +44,7 @@
 #define MEMCGD_MAX_DEPTH 16       /* ancestor walk from a hook's memcg */
 #define MEMCGD_RINGBUF_BYTES (64 * 1024)
 #define MEMCGD_MAX_EXEMPT 64      /* entries of exempt */
+#define MEMCGD_MAX_RECLAIM_SLICES 64 /* slices with [Reclaim] Background=yes */
 
 enum memcgd_protect_mode {
 	MEMCGD_PROTECT_NONE = 0,
@@ -50,6 +53,7 @@ enum memcgd_protect_mode {
 };
 
 #define MEMCGD_POLICY_IN_USE (1U << 0)
+#define MEMCGD_POLICY_RECLAIM (1U << 1) /* [Reclaim] Background=yes */
 
 /* A slice's policy as the programs use it; compiled from its memcgd.d file. */
 struct memcgd_policy {
@@ -63,6 +67,8 @@ struct memcgd_policy {
 	__u32 delay_ms;          /* get_high_delay_ms while a higher level is active; 0 = never */
 	__u32 flags;             /* MEMCGD_POLICY_* */
 	__u64 max_usage_bytes;   /* [Protect] MaxUsage=: no protection above it; 0 = no ceiling */
+	__u64 headroom_bytes;    /* [Reclaim] Headroom=: available memory to keep while a higher level is active */
+	__u64 reclaim_rate;      /* [Reclaim] Rate=: bytes per second at most; 0 = no cap */
 };
 
 /* Per-slice live state. Counters are only ever added to atomically. */
@@ -86,6 +92,26 @@ struct memcgd_slice_state {
 	__u64 usage_bytes;       /* the slice cgroup's usage when a hook last saw it (kfunc) */
 	__u64 usage_ns;          /* when */
 	__u64 ceiling_refusals;  /* below_low/below_min refused: usage above max_usage_bytes */
+	/* background reclaim ([Reclaim]), written by the work item only (one runs at a time) */
+	__u64 reclaimed_pages;   /* taken from the slice in the background */
+	__u64 reclaim_passes;    /* work items that took from it */
+	__u64 reclaim_errors;    /* bpf_try_to_free_mem_cgroup_pages() refusals */
+	__s64 reclaim_last_error;
+	__u64 reclaim_last_ns;   /* the last pass that took from it */
+	__u64 reclaim_last_avail;/* available memory (estimated, bytes) that pass saw */
+	__u64 reclaim_last_level;/* the highest active level above it then */
+	__u64 reclaim_budget_ns; /* Rate=: the pass may take what accrued since this time (at most 1 s) */
+};
+
+/* What the background reclaim work item did, since load: in .bss (reclaim_stats) */
+struct memcgd_reclaim_stats {
+	__u64 kicks;             /* memcg_charged started the work item */
+	__u64 passes;            /* work items run */
+	__u64 pages;             /* pages reclaimed by them */
+	__u64 wq_errors;         /* bpf_wq_*() failed */
+	__s64 wq_last_error;
+	__u64 last_ns;           /* last pass */
+	__u64 last_avail;        /* available memory it estimated */
 };
 
 /* Which priority levels are active: bit L of active_mask set means until_ns[L] may be in the

@@ -17,6 +17,8 @@ void slice_settings_init(struct slice_settings *s)
 		.protect_max_usage = MAX_USAGE_DEFAULT,
 		.throttle_delay_usec = 100 * USEC_PER_MSEC,
 		.throttle_max_usec = 300 * USEC_PER_SEC,
+		.reclaim_headroom = RECLAIM_HEADROOM_DEFAULT,
+		.reclaim_rate = RECLAIM_RATE_DEFAULT,
 	};
 }
 
@@ -27,6 +29,32 @@ void daemon_conf_init(struct daemon_conf *d)
 		.max_cgroups = MEMCGD_MAX_CGROUPS,
 	};
 	slice_settings_init(&d->defaults);
+}
+
+const char *reclaim_path_to_string(enum reclaim_path p)
+{
+	switch (p) {
+	case RECLAIM_PATH_AUTO:
+		return "auto";
+	case RECLAIM_PATH_KERNEL:
+		return "kernel";
+	case RECLAIM_PATH_DAEMON:
+		return "memory.reclaim";
+	}
+	return "?";
+}
+
+int reclaim_path_from_string(const char *s, enum reclaim_path *ret)
+{
+	if (streq(s, "auto"))
+		*ret = RECLAIM_PATH_AUTO;
+	else if (streq(s, "kernel"))
+		*ret = RECLAIM_PATH_KERNEL;
+	else if (streq(s, "memory.reclaim"))
+		*ret = RECLAIM_PATH_DAEMON;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 const char *protect_mode_to_string(enum protect_mode m)

@@ -23,6 +23,18 @@
 #define MAX_CGROUPS_MAX (UINT64_C(1) << 20)
 /* [Throttle] MaxContinuous= finite values: at most a year (memcgd.d(5)) */
 #define MAX_CONTINUOUS_USEC (UINT64_C(365) * 24 * 3600 * 1000000)
+/* [Reclaim] defaults and limits (memcgd.d(5)); Rate= above 64G/s would overflow the BPF side's
+ * budget arithmetic */
+#define RECLAIM_HEADROOM_DEFAULT (UINT64_C(256) << 20)
+#define RECLAIM_RATE_DEFAULT (UINT64_C(64) << 20)
+#define RECLAIM_RATE_MAX (UINT64_C(64) << 30)
+
+/* [Daemon] ReclaimPath=: how [Reclaim] Background= slices give memory back */
+enum reclaim_path {
+	RECLAIM_PATH_AUTO,      /* kernel when the kernel offers it, else memory.reclaim */
+	RECLAIM_PATH_KERNEL,    /* memcg_charged + bpf_try_to_free_mem_cgroup_pages() from a bpf_wq */
+	RECLAIM_PATH_DAEMON,    /* memcgd writes memory.reclaim every update */
+};
 
 enum protect_mode {
 	PROTECT_NONE,
@@ -41,6 +53,9 @@ struct slice_settings {
 					  * MAX_USAGE_DEFAULT = MAX_USAGE_DEFAULT_PERCENT of RAM */
 	uint64_t throttle_delay_usec;    /* [Throttle] Delay=, whole ms, 0 = never */
 	uint64_t throttle_max_usec;      /* [Throttle] MaxContinuous=, USEC_INFINITY = no guard */
+	bool reclaim_background;         /* [Reclaim] Background= */
+	uint64_t reclaim_headroom;       /* [Reclaim] Headroom=, bytes of free memory to keep */
+	uint64_t reclaim_rate;           /* [Reclaim] Rate=, bytes per second, SIZE_INFINITY = no cap */
 };
 
 struct slice_conf {
@@ -52,6 +67,7 @@ struct slice_conf {
 	unsigned priority_line;
 	unsigned rate_line;  /* 0 when taken from the defaults */
 	unsigned window_line;
+	unsigned background_line; /* 0 when taken from the defaults */
 };
 
 struct daemon_conf {
@@ -59,6 +75,7 @@ struct daemon_conf {
 	bool dry_run;                 /* [Daemon] DryRun= */
 	uint64_t update_interval_usec; /* [Daemon] UpdateInterval= */
 	uint64_t max_cgroups;          /* [Daemon] MaxCgroups=: size of slice_of, fixed at start */
+	enum reclaim_path reclaim_path; /* [Daemon] ReclaimPath= */
 	char *file;                   /* NULL when no memcgd.conf exists */
 };
 
@@ -71,6 +88,9 @@ struct memcgd_config {
 /* Built-in defaults, documented in memcgd.d(5). */
 void slice_settings_init(struct slice_settings *s);
 void daemon_conf_init(struct daemon_conf *d);
+
+const char *reclaim_path_to_string(enum reclaim_path p);
+int reclaim_path_from_string(const char *s, enum reclaim_path *ret);
 
 const char *protect_mode_to_string(enum protect_mode m);
 int protect_mode_from_string(const char *s, enum protect_mode *ret);

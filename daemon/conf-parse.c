@@ -191,6 +191,49 @@ static int parse_max_usage(struct parse_state *st, const char *v, void *field, c
 	return r;
 }
 
+static int parse_background(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	int r = parse_bool(v, field);
+
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a boolean: expected yes or no", v);
+	return r;
+}
+
+static int parse_headroom(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	int r = parse_size(v, p);
+
+	if (r == 0 && (*p == 0 || *p == SIZE_INFINITY))
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a headroom: expected a size of free memory to keep, e.g. 256M or 1G", v);
+	return r;
+}
+
+static int parse_reclaim_rate(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	int r = parse_size(v, p);
+
+	if (r == 0 && (*p == 0 || (*p != SIZE_INFINITY && *p > RECLAIM_RATE_MAX)))
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a reclaim rate: expected a size per second from 1 to 64G, "
+			 "e.g. 64M, or infinity", v);
+	return r;
+}
+
+static int parse_reclaim_path(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	int r = reclaim_path_from_string(v, field);
+
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a reclaim path: expected auto, kernel or memory.reclaim", v);
+	return r;
+}
+
 static int parse_dry_run(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
 	int r = parse_bool(v, field);
@@ -214,10 +257,14 @@ static const struct key_def keys[] = {
 	SETTING("Protect", "MaxUsage", parse_max_usage, protect_max_usage),
 	SETTING("Throttle", "Delay", parse_delay, throttle_delay_usec),
 	SETTING("Throttle", "MaxContinuous", parse_max_continuous, throttle_max_usec),
+	SETTING("Reclaim", "Background", parse_background, reclaim_background),
+	SETTING("Reclaim", "Headroom", parse_headroom, reclaim_headroom),
+	SETTING("Reclaim", "Rate", parse_reclaim_rate, reclaim_rate),
 	{ "Daemon", "DryRun", FILE_MAIN, parse_dry_run, offsetof(struct daemon_conf, dry_run), IN_DAEMON },
 	{ "Daemon", "UpdateInterval", FILE_MAIN, parse_interval,
 	  offsetof(struct daemon_conf, update_interval_usec), IN_DAEMON },
 	{ "Daemon", "MaxCgroups", FILE_MAIN, parse_max_cgroups, offsetof(struct daemon_conf, max_cgroups), IN_DAEMON },
+	{ "Daemon", "ReclaimPath", FILE_MAIN, parse_reclaim_path, offsetof(struct daemon_conf, reclaim_path), IN_DAEMON },
 };
 
 enum {
@@ -225,6 +272,7 @@ enum {
 	KEY_PRIORITY = 1,
 	KEY_RATE = 2,
 	KEY_WINDOW = 3,
+	KEY_BACKGROUND = 10,
 };
 
 static bool section_known(const char *section, enum file_kind kind)
@@ -395,6 +443,7 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 	ret->name_line = st.seen_line[KEY_NAME];
 	ret->priority_line = st.seen_line[KEY_PRIORITY];
 	ret->rate_line = st.seen_line[KEY_RATE];
+	ret->background_line = st.seen_line[KEY_BACKGROUND];
 	ret->window_line = st.seen_line[KEY_WINDOW];
 	where = st.slice_section_line ? st.slice_section_line : 1;
 	if (!st.seen_line[KEY_NAME]) {

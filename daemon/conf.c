@@ -11,7 +11,7 @@
 void config_validate(const struct memcgd_config *c, struct diag_list *d)
 {
 	long prios[MEMCGD_MAX_LEVELS + 1];
-	size_t n_prios = 0;
+	size_t n_prios = 0, n_background = 0;
 
 	if (c->n_slices > MEMCGD_MAX_SLICES)
 		diag_add(d, c->slices[MEMCGD_MAX_SLICES].file, c->slices[MEMCGD_MAX_SLICES].name_line,
@@ -47,6 +47,9 @@ void config_validate(const struct memcgd_config *c, struct diag_list *d)
 				 "a nested slice cannot outrank the slice that contains it",
 				 s->priority, o->name, o->priority, o->file, o->priority_line);
 		}
+		if (s->settings.reclaim_background && ++n_background == MEMCGD_MAX_RECLAIM_SLICES + 1)
+			diag_add(d, s->file, s->background_line ? s->background_line : s->name_line,
+				 "too many slices with [Reclaim] Background=yes: at most %d", MEMCGD_MAX_RECLAIM_SLICES);
 		if (s->priority < 0)
 			continue;
 		for (size_t j = 0; j < n_prios; j++)

@@ -17,6 +17,7 @@ static const struct {
 	{ HOOK_BELOW_LOW, "below_low" },
 	{ HOOK_BELOW_MIN, "below_min" },
 	{ HOOK_GET_HIGH_DELAY_MS, "get_high_delay_ms" },
+	{ HOOK_MEMCG_CHARGED, "memcg_charged" },
 };
 
 const char *memcg_hook_name(enum memcg_hook h)
@@ -51,6 +52,7 @@ int kernel_probe(const char *btf_path, struct kernel_support *ks)
 	ks->btf = true;
 	/* the BTF tracepoint memcgd attaches to (tp_btf/count_memcg_events) */
 	ks->has_tracepoint = btf__find_by_name_kind(btf, "btf_trace_count_memcg_events", BTF_KIND_TYPEDEF) > 0;
+	ks->has_reclaim_kfunc = btf__find_by_name_kind(btf, "bpf_try_to_free_mem_cgroup_pages", BTF_KIND_FUNC) > 0;
 	id = btf__find_by_name_kind(btf, "memcg_bpf_ops", BTF_KIND_STRUCT);
 	if (id > 0) {
 		ks->has_ops = true;

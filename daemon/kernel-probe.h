@@ -11,6 +11,7 @@ enum memcg_hook {
 	HOOK_BELOW_LOW = 1 << 2,
 	HOOK_BELOW_MIN = 1 << 3,
 	HOOK_GET_HIGH_DELAY_MS = 1 << 4,
+	HOOK_MEMCG_CHARGED = 1 << 5,
 };
 
 #define HOOKS_PROTECT (HOOK_BELOW_LOW | HOOK_BELOW_MIN)
@@ -21,6 +22,7 @@ struct kernel_support {
 	bool has_ops;         /* struct memcg_bpf_ops */
 	bool has_tracepoint;  /* typedef btf_trace_count_memcg_events (memcg:count_memcg_events) */
 	unsigned hooks;       /* enum memcg_hook */
+	bool has_reclaim_kfunc; /* bpf_try_to_free_mem_cgroup_pages(): background reclaim in the kernel */
 	char hook_names[256]; /* every member of memcg_bpf_ops, space separated (also unknown ones) */
 	char error[512];      /* why memcgd cannot run here, "" if it can */
 };

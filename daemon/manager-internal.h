@@ -41,6 +41,16 @@ void mgr_bus_lost(struct manager *m, const char *why);
 void mgr_sample(struct manager *m);
 int mgr_on_ring_event(void *ctx, void *data, size_t size);
 
+/* manager-reclaim.c: background reclaim ([Reclaim]) */
+void mgr_choose_reclaim_path(struct manager *m, enum reclaim_path want);
+const char *mgr_reclaim_path_name(const struct manager *m);
+/* The Background= slices of configuration c for generation gen (before it becomes active). */
+void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const uint32_t *levels, const int *slot_of,
+		       uint32_t gen);
+/* Every update, after the sampler: free memory for the kernel path, or the fallback's pass. */
+void mgr_reclaim_tick(struct manager *m);
+uint64_t mgr_free_memory(void);
+
 /* manager-publish.c */
 void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len);
 void mgr_notify_status(struct manager *m);

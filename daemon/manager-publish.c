@@ -37,10 +37,25 @@ void mgr_notify_status(struct manager *m)
 		   m->dry_run ? "measured" : "attached", active, m->reload_error[0] ? "; last reload failed" : "");
 }
 
+/* A slice at a priority level (the one background reclaim gave way to), "" if none. */
+static const char *slice_at_level(const struct manager *m, uint32_t level)
+{
+	const char *any = "";
+
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (m->rt[k].in_use && m->rt[k].level == level) {
+			if (m->rt[k].active)
+				return m->rt[k].conf.name;
+			any = m->rt[k].conf.name;
+		}
+	return any;
+}
+
 void mgr_write_state(struct manager *m)
 {
 	struct daemon_status s = {};
 	struct slice_status sl[MEMCGD_MAX_SLICES];
+	uint64_t now_ns = mgr_now_ns(CLOCK_MONOTONIC);
 	size_t n = 0;
 	int r;
 
@@ -61,6 +76,9 @@ void mgr_write_state(struct manager *m)
 	s.exempt_skips = policy_maps_exempt_skips(&m->pm);
 	s.max_cgroups = m->pm.max_cgroups;
 	s.unmapped_cgroups = policy_maps_unmapped(&m->pm);
+	s.reclaim_path = (char *)mgr_reclaim_path_name(m);
+	s.reclaim_note = m->reclaim_n ? m->reclaim_note : (char *)"no slice has [Reclaim] Background=yes";
+	s.free_bytes = m->reclaim_n ? m->free_bytes : 0;
 	{
 		size_t len = 0;
 
@@ -111,6 +129,17 @@ void mgr_write_state(struct manager *m)
 			.throttle_ms = rt->st.throttle_ms,
 			.guard_trips = rt->st.guard_trips,
 			.ceiling_refusals = rt->st.ceiling_refusals,
+			.background = st->reclaim_background,
+			.headroom = st->reclaim_headroom,
+			.reclaim_rate = st->reclaim_rate,
+			.reclaimed = rt->reclaim.bytes,
+			.reclaim_passes = rt->reclaim.passes,
+			.reclaim_errors = rt->reclaim.errors,
+			.reclaim_last_error = rt->reclaim.last_error,
+			.reclaim_ago_usec = rt->reclaim.last_ns && now_ns > rt->reclaim.last_ns
+						    ? (now_ns - rt->reclaim.last_ns) / 1000 : UINT64_MAX,
+			.reclaim_last_free = rt->reclaim.last_free,
+			.reclaim_because = (char *)(rt->reclaim.last_ns ? slice_at_level(m, rt->reclaim.last_level) : ""),
 		};
 		n++;
 	}

@@ -78,6 +78,7 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 		if (pols[k].flags & MEMCGD_POLICY_IN_USE)
 			policy_maps_read_state(&m->pm, k, &states[k]);
 	}
+	mgr_reclaim_order(m, c, levels, slot_of, gen);
 	policy_levels_rebuild(states, pols, MEMCGD_MAX_SLICES, mgr_now_ns(CLOCK_MONOTONIC), &lv);
 	r = policy_maps_write_levels(&m->pm, gen, &lv);
 	if (r < 0) {
@@ -146,6 +147,10 @@ static int reload_mode(struct manager *m, const struct memcgd_config *c, char *w
 		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 0, "DryRun=no: enforcing again");
 	}
 	m->dry_run = dry;
+	mgr_choose_reclaim_path(m, m->reclaim_want);
+	if (m->reclaim_path == RECLAIM_KERNEL && !m->pm.reclaim_kernel)
+		mgr_choose_reclaim_path(m, RECLAIM_PATH_DAEMON); /* loaded without it */
+	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
 	return 0;
 }
 
@@ -186,6 +191,11 @@ static void reload(struct manager *m)
 		log_warning("%s: MaxCgroups=%" PRIu64 " takes effect when memcgd restarts; slice_of keeps %" PRIu32
 			    " entries until then", c.daemon.file ? c.daemon.file : "memcgd.conf", c.daemon.max_cgroups,
 			    m->pm.max_cgroups);
+	if (c.daemon.reclaim_path != m->reclaim_want)
+		/* the kernel path's program is loaded (or not) at start */
+		log_warning("%s: ReclaimPath=%s takes effect when memcgd restarts; background reclaim stays %s until then",
+			    c.daemon.file ? c.daemon.file : "memcgd.conf", reclaim_path_to_string(c.daemon.reclaim_path),
+			    m->reclaim_note);
 	sd_notifyf(0, "RELOADING=1\nSTATUS=reloading configuration\nMONOTONIC_USEC=%" PRIu64,
 		   mgr_now_ns(CLOCK_MONOTONIC) / 1000);
 	m->state = "reloading";
@@ -294,6 +304,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 		mgr_refresh_exempt(m);
 	mgr_resolve_all(m, n % 10 == 0 ? RESOLVE_CHECK : RESOLVE_PENDING);
 	mgr_sample(m);
+	mgr_reclaim_tick(m);
 	mgr_write_state(m);
 	mgr_notify_status(m);
 	sd_event_source_set_time(s, usec + m->interval_usec);
@@ -409,7 +420,10 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		return -EOPNOTSUPP;
 	}
 
-	r = policy_maps_open(&m->pm, m->dry_run, (uint32_t)c.daemon.max_cgroups, mgr_on_ring_event, m);
+	mgr_choose_reclaim_path(m, c.daemon.reclaim_path);
+	log_info("background reclaim: %s", m->reclaim_note);
+	r = policy_maps_open(&m->pm, m->dry_run, (uint32_t)c.daemon.max_cgroups, m->reclaim_path == RECLAIM_KERNEL,
+			     mgr_on_ring_event, m);
 	if (r < 0) {
 		memcgd_config_done(&c);
 		return r;

@@ -11,6 +11,7 @@
 #include "exempt.h"
 #include "kernel-probe.h"
 #include "policy-maps.h"
+#include "../bpf/reclaim-plan.h"
 
 /* Where a slice stands; shown as a string in the state file (attach_state_to_string). */
 enum attach_state {
@@ -44,6 +45,22 @@ struct slice_rt {
 	uint64_t last_cpu_ns;
 	double cpu_percent;          /* of one CPU over the last update interval, -1 unknown */
 	bool active, throttling, suspended;
+	/* background reclaim taken from this slice ([Reclaim]), by either path */
+	struct {
+		uint64_t bytes, passes, errors;
+		int64_t last_error;
+		uint64_t last_ns;            /* CLOCK_MONOTONIC of the last pass that took from it, 0 never */
+		uint64_t last_free;          /* free memory that pass saw */
+		uint32_t last_level;         /* the highest active level then */
+		bool denied_logged;          /* memory.reclaim not writable: said once */
+	} reclaim;
+};
+
+/* What runs background reclaim ([Daemon] ReclaimPath= and what the kernel offers) */
+enum reclaim_run {
+	RECLAIM_OFF,
+	RECLAIM_KERNEL,   /* memcg_charged + bpf_wq + bpf_try_to_free_mem_cgroup_pages() */
+	RECLAIM_DAEMON,   /* memcgd writes memory.reclaim every update */
 };
 
 struct manager_options {
@@ -81,6 +98,13 @@ struct manager {
 	uint64_t ram_bytes;          /* MemTotal: the default MaxUsage= is a share of it */
 	uint64_t unmapped_logged;    /* unmapped cgroups (slice_of full) at the last warning */
 	uint64_t unmapped_log_usec;  /* CLOCK_MONOTONIC of that warning */
+	enum reclaim_path reclaim_want; /* [Daemon] ReclaimPath= at start */
+	enum reclaim_run reclaim_path;
+	char reclaim_note[256];      /* why that path (status) */
+	uint32_t reclaim_slots[MEMCGD_MAX_RECLAIM_SLICES]; /* Background= slices, reclaim order */
+	size_t reclaim_n;
+	uint64_t free_bytes;         /* free memory at the last update */
+	struct memcgd_reclaim_plan reclaim_plan; /* the fallback's */
 };
 
 int manager_start(struct manager *m, const struct manager_options *opt);

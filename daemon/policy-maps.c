@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../bpf/reclaim-plan.h"
 #include "log.h"
-#include "memcgd.bpf.skel.h"
 #include "policy-maps.h"
+/* after the headers that define the types of its .bss */
+#include "memcgd.bpf.skel.h"
 #include "util.h"
 
 /* libbpf hands over a failed program's whole verifier log in one message: log it line by line,
@@ -48,8 +51,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return 0;
 }
 
-int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, ring_buffer_sample_fn on_event,
-		     void *ctx)
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel,
+		     ring_buffer_sample_fn on_event, void *ctx)
 {
 	struct memcgd_bpf *skel;
 	int r;
@@ -82,6 +85,14 @@ int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups,
 	if (r) {
 		log_error("cannot size slice_of for MaxCgroups=%" PRIu32 ": %s", max_cgroups, strerror(-r));
 		goto fail;
+	}
+	skel->rodata->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	pm->reclaim_kernel = reclaim_kernel && !dry_run;
+	if (!pm->reclaim_kernel) {
+		/* a kernel without memcg_charged (or background reclaim not done by the kernel):
+		 * the ops go without that member */
+		skel->struct_ops.memcgd_ops->memcg_charged = NULL;
+		bpf_program__set_autoload(skel->progs.memcgd_memcg_charged, false);
 	}
 	if (dry_run) {
 		/* measure only: the memcg_bpf_ops map and its programs never reach the kernel */
@@ -455,4 +466,45 @@ uint64_t policy_maps_exempt_skips(const struct policy_maps *pm)
 int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id)
 {
 	return update(pm->skel->maps.slice_root, &slot, &cgroup_id);
+}
+
+void policy_maps_write_reclaim_order(struct policy_maps *pm, uint32_t gen, const uint32_t *order, size_t n,
+				     uint64_t max_headroom)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+	uint32_t g = gen & 1;
+
+	if (n > MEMCGD_MAX_RECLAIM_SLICES)
+		n = MEMCGD_MAX_RECLAIM_SLICES;
+	/* the generation is not active yet: no program reads it */
+	for (size_t i = 0; i < n; i++)
+		__atomic_store_n(&bss->reclaim_order[g][i], order[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&bss->reclaim_order_n[g], (uint32_t)n, __ATOMIC_RELAXED);
+	__atomic_store_n(&bss->reclaim_max_headroom[g], max_headroom, __ATOMIC_RELEASE);
+}
+
+void policy_maps_set_reclaim_enabled(struct policy_maps *pm, bool enabled)
+{
+	__atomic_store_n(&pm->skel->bss->reclaim_enabled, enabled && pm->reclaim_kernel, __ATOMIC_RELEASE);
+}
+
+void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+
+	__atomic_store_n(&bss->reclaim_avail_bytes, free_bytes, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&bss->reclaim_avail_seq, 1, __ATOMIC_RELEASE);
+}
+
+void policy_maps_reclaim_stats(const struct policy_maps *pm, struct memcgd_reclaim_stats *out)
+{
+	const struct memcgd_bpf__bss *bss = pm->skel->bss;
+
+	out->kicks = __atomic_load_n(&bss->reclaim_stats.kicks, __ATOMIC_RELAXED);
+	out->passes = __atomic_load_n(&bss->reclaim_stats.passes, __ATOMIC_RELAXED);
+	out->pages = __atomic_load_n(&bss->reclaim_stats.pages, __ATOMIC_RELAXED);
+	out->wq_errors = __atomic_load_n(&bss->reclaim_stats.wq_errors, __ATOMIC_RELAXED);
+	out->wq_last_error = __atomic_load_n(&bss->reclaim_stats.wq_last_error, __ATOMIC_RELAXED);
+	out->last_ns = __atomic_load_n(&bss->reclaim_stats.last_ns, __ATOMIC_RELAXED);
+	out->last_avail = __atomic_load_n(&bss->reclaim_stats.last_avail, __ATOMIC_RELAXED);
 }

@@ -19,12 +19,15 @@ struct policy_maps {
 	uint64_t *busy_faults; /* n_cpus values, one busy_faults lookup */
 	uint32_t max_cgroups;  /* entries of slice_of ([Daemon] MaxCgroups=) */
 	uint64_t map_refused;  /* memcgd's own slice_of inserts refused: the map was full */
+	bool reclaim_kernel;   /* memcg_charged loaded: background reclaim can run in the kernel */
 };
 
 /* Opens and loads the embedded programs (slice_of sized for max_cgroups entries) and attaches
- * the fault-counting tracepoint. In dry-run mode the memcg_bpf_ops programs are not even loaded. */
-int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, ring_buffer_sample_fn on_event,
-		     void *ctx);
+ * the fault-counting tracepoint. In dry-run mode the memcg_bpf_ops programs are not even loaded.
+ * reclaim_kernel: load memcg_charged, the background reclaim of reclaim.bpf.h (the kernel must
+ * have the hook and bpf_try_to_free_mem_cgroup_pages()); without it the ops lack that member. */
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel,
+		     ring_buffer_sample_fn on_event, void *ctx);
 void policy_maps_close(struct policy_maps *pm);
 
 uint32_t policy_maps_active_gen(const struct policy_maps *pm);
@@ -76,5 +79,16 @@ bool policy_maps_link_detached(const struct bpf_link *link);
 int policy_maps_set_exempt(struct policy_maps *pm, const uint64_t *ids, size_t n);
 /* Delays not applied because the cgroup was exempt, since load. */
 uint64_t policy_maps_exempt_skips(const struct policy_maps *pm);
-/* The slice's own cgroup (0 when detached), where below_low/below_min read its usage. */
+/* The slice's own cgroup (0 when detached), where below_low/below_min read its usage and
+ * background reclaim reclaims. */
 int policy_maps_set_slice_root(struct policy_maps *pm, uint32_t slot, uint64_t cgroup_id);
+
+/* Background reclaim in the kernel: generation gen's Background= slots in reclaim order
+ * (policy_reclaim_order) and their largest Headroom=, written before gen becomes active. */
+void policy_maps_write_reclaim_order(struct policy_maps *pm, uint32_t gen, const uint32_t *order, size_t n,
+				     uint64_t max_headroom);
+/* Whether memcg_charged starts background reclaim (only when loaded with reclaim_kernel). */
+void policy_maps_set_reclaim_enabled(struct policy_maps *pm, bool enabled);
+/* Free memory now (every update): what the BPF side's estimate starts from. */
+void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes);
+void policy_maps_reclaim_stats(const struct policy_maps *pm, struct memcgd_reclaim_stats *out);

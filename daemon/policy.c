@@ -67,6 +67,43 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 	out->flags = MEMCGD_POLICY_IN_USE;
 	/* 0 is "no ceiling" in the map; an unresolved default (0) means that as well */
 	out->max_usage_bytes = st->protect_max_usage == SIZE_INFINITY ? 0 : st->protect_max_usage;
+	if (st->reclaim_background) {
+		out->flags |= MEMCGD_POLICY_RECLAIM;
+		out->headroom_bytes = st->reclaim_headroom;
+		out->reclaim_rate = st->reclaim_rate == SIZE_INFINITY ? 0 : st->reclaim_rate;
+	}
+}
+
+static int cmp_level_slot(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t policy_reclaim_order(const struct memcgd_config *c, const uint32_t *levels, const int *slot_of,
+			    uint32_t *order, uint64_t *max_headroom)
+{
+	uint64_t keys[MEMCGD_MAX_SLICES];
+	size_t n = 0;
+
+	*max_headroom = 0;
+	for (size_t i = 0; i < c->n_slices && n < MEMCGD_MAX_SLICES; i++) {
+		const struct slice_settings *st = &c->slices[i].settings;
+
+		if (!st->reclaim_background || slot_of[i] < 0)
+			continue;
+		/* by level, lowest first; within a level by slot (stable across reloads) */
+		keys[n++] = (uint64_t)levels[i] << 32 | (uint32_t)slot_of[i];
+		if (st->reclaim_headroom > *max_headroom)
+			*max_headroom = st->reclaim_headroom;
+	}
+	qsort(keys, n, sizeof(keys[0]), cmp_level_slot);
+	if (n > MEMCGD_MAX_RECLAIM_SLICES)
+		n = MEMCGD_MAX_RECLAIM_SLICES;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)keys[i];
+	return n;
 }
 
 int policy_assign_slots(char **slots, const struct memcgd_config *c, int *slot_of, bool *fresh)

@@ -21,6 +21,13 @@ uint64_t policy_max_usage(const struct slice_settings *s, uint64_t ram_bytes);
 void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id,
 		    struct memcgd_policy *out);
 
+/* The [Reclaim] Background= slices in the order background reclaim asks them (level ascending,
+ * then slot) as slots: fills order[MEMCGD_MAX_RECLAIM_SLICES] and returns their number (extra
+ * ones are left out: config_validate refuses them); *max_headroom gets the largest Headroom=
+ * among them, 0 when there is none. */
+size_t policy_reclaim_order(const struct memcgd_config *c, const uint32_t *levels, const int *slot_of,
+			    uint32_t *order, uint64_t *max_headroom);
+
 /* slots[MEMCGD_MAX_SLICES]: slot -> slice name (owned) or NULL. Keeps the slot of every slice
  * that stays configured, frees the slots of slices that are gone and gives free slots to new
  * ones. slot_of[i] receives the slot of c->slices[i]; fresh[i] is true for a newly assigned

@@ -15,6 +15,7 @@ static void slice_status_done(struct slice_status *s)
 	free(s->attach);
 	free(s->reason);
 	free(s->protect);
+	free(s->reclaim_because);
 }
 
 void daemon_status_done(struct daemon_status *s)
@@ -34,6 +35,8 @@ void daemon_status_done(struct daemon_status *s)
 	free(s->hooks);
 	free(s->libbpf);
 	free(s->exempt);
+	free(s->reclaim_path);
+	free(s->reclaim_note);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -83,6 +86,9 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_u64(f, "exempt_skips", s->exempt_skips);
 	put_u64(f, "max_cgroups", s->max_cgroups);
 	put_u64(f, "unmapped_cgroups", s->unmapped_cgroups);
+	put_str(f, "reclaim_path", s->reclaim_path);
+	put_str(f, "reclaim_note", s->reclaim_note);
+	put_u64(f, "free", s->free_bytes);
 	fputc('\n', f);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
@@ -119,6 +125,16 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_u64(f, "throttle_ms", sl->throttle_ms);
 		put_u64(f, "guard_trips", sl->guard_trips);
 		put_u64(f, "ceiling_refusals", sl->ceiling_refusals);
+		put_u64(f, "background", sl->background);
+		put_u64(f, "headroom", sl->headroom);
+		put_u64(f, "reclaim_rate", sl->reclaim_rate);
+		put_u64(f, "reclaimed", sl->reclaimed);
+		put_u64(f, "reclaim_passes", sl->reclaim_passes);
+		put_u64(f, "reclaim_errors", sl->reclaim_errors);
+		put_i64(f, "reclaim_last_error", sl->reclaim_last_error);
+		put_u64(f, "reclaim_ago", sl->reclaim_ago_usec);
+		put_u64(f, "reclaim_last_free", sl->reclaim_last_free);
+		put_str(f, "reclaim_because", sl->reclaim_because);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < s->n_skipped; i++) {
@@ -218,6 +234,12 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		s->max_cgroups = u64(v);
 	else if (streq(k, "unmapped_cgroups"))
 		s->unmapped_cgroups = u64(v);
+	else if (streq(k, "reclaim_path"))
+		return set_str(&s->reclaim_path, v);
+	else if (streq(k, "reclaim_note"))
+		return set_str(&s->reclaim_note, v);
+	else if (streq(k, "free"))
+		s->free_bytes = u64(v);
 	return 0;
 }
 
@@ -243,6 +265,13 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		{ "throttle_ms", offsetof(struct slice_status, throttle_ms) },
 		{ "guard_trips", offsetof(struct slice_status, guard_trips) },
 		{ "ceiling_refusals", offsetof(struct slice_status, ceiling_refusals) },
+		{ "headroom", offsetof(struct slice_status, headroom) },
+		{ "reclaim_rate", offsetof(struct slice_status, reclaim_rate) },
+		{ "reclaimed", offsetof(struct slice_status, reclaimed) },
+		{ "reclaim_passes", offsetof(struct slice_status, reclaim_passes) },
+		{ "reclaim_errors", offsetof(struct slice_status, reclaim_errors) },
+		{ "reclaim_ago", offsetof(struct slice_status, reclaim_ago_usec) },
+		{ "reclaim_last_free", offsetof(struct slice_status, reclaim_last_free) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
@@ -262,6 +291,8 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		return set_str(&s->reason, v);
 	if (streq(k, "protect"))
 		return set_str(&s->protect, v);
+	if (streq(k, "reclaim_because"))
+		return set_str(&s->reclaim_because, v);
 	if (streq(k, "priority"))
 		s->priority = strtol(v, NULL, 10);
 	else if (streq(k, "level"))
@@ -280,6 +311,10 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		s->guard_tripped = u64(v) != 0;
 	else if (streq(k, "protect_suspended"))
 		s->protect_suspended = u64(v) != 0;
+	else if (streq(k, "background"))
+		s->background = u64(v) != 0;
+	else if (streq(k, "reclaim_last_error"))
+		s->reclaim_last_error = strtoll(v, NULL, 10);
 	return 0;
 }
 

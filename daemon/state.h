@@ -49,6 +49,17 @@ struct slice_status {
 	uint64_t throttle_ms;
 	uint64_t guard_trips;
 	uint64_t ceiling_refusals;     /* protection refused in the hook: above MaxUsage= */
+	/* background reclaim ([Reclaim]) */
+	bool background;               /* Background=yes */
+	uint64_t headroom;             /* Headroom=, bytes of free memory */
+	uint64_t reclaim_rate;         /* Rate=, bytes per second, UINT64_MAX = no cap */
+	uint64_t reclaimed;            /* bytes taken from the slice in the background */
+	uint64_t reclaim_passes;
+	uint64_t reclaim_errors;
+	int64_t reclaim_last_error;    /* -errno of the last refusal, 0 if none */
+	uint64_t reclaim_ago_usec;     /* since the last pass that took from it, UINT64_MAX = never */
+	uint64_t reclaim_last_free;    /* free memory that pass saw */
+	char *reclaim_because;         /* the highest active slice then, "" if unknown */
 	/* memory.* files, read by memcgctl at display time */
 	bool have_memory;
 	uint64_t memory_current, memory_min, memory_low, memory_high; /* UINT64_MAX = max */
@@ -80,6 +91,9 @@ struct daemon_status {
 	uint64_t exempt_skips; /* delays not applied to them */
 	uint64_t max_cgroups;  /* [Daemon] MaxCgroups=: entries of slice_of */
 	uint64_t unmapped_cgroups; /* cgroups not mapped to their slice because slice_of was full (refusals) */
+	char *reclaim_path;    /* background reclaim: kernel | memory.reclaim | off | none (no Background= slice) */
+	char *reclaim_note;    /* why */
+	uint64_t free_bytes;   /* free memory at the last update (0 when background reclaim is not used) */
 	struct slice_status *slices;
 	size_t n_slices;
 	struct config_problem *skipped; /* files left out of the configuration in force */

@@ -73,6 +73,29 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 									     ? USEC_INFINITY : sl->max_continuous_usec));
 	else
 		fprintf(f, "  %-13s never (Delay=0)\n", "Throttle:");
+	if (sl->background)
+		fprintf(f, "  %-13s in the background while a higher priority is active and less than %s is free, "
+			"%s%s%s\n", "Reclaim:", format_size(a, sizeof(a), sl->headroom),
+			sl->reclaim_rate == UINT64_MAX ? "no rate limit" : "at most ",
+			sl->reclaim_rate == UINT64_MAX ? "" : format_size(b, sizeof(b), sl->reclaim_rate),
+			sl->reclaim_rate == UINT64_MAX ? "" : "/s");
+	else
+		fprintf(f, "  %-13s never in the background (Background=no)\n", "Reclaim:");
+	if (sl->reclaim_passes || sl->reclaim_errors) {
+		fprintf(f, "  %-13s %s in %" PRIu64 " pass%s", "Reclaimed:", format_size(a, sizeof(a), sl->reclaimed),
+			sl->reclaim_passes, sl->reclaim_passes == 1 ? "" : "es");
+		if (sl->reclaim_ago_usec != UINT64_MAX)
+			fprintf(f, ", last %s ago: %s free%s%s%s", format_duration(b, sizeof(b),
+				sl->reclaim_ago_usec - sl->reclaim_ago_usec % USEC_PER_SEC),
+				format_size(c, sizeof(c), sl->reclaim_last_free),
+				sl->reclaim_because && sl->reclaim_because[0] ? ", " : "",
+				sl->reclaim_because && sl->reclaim_because[0] ? sl->reclaim_because : "",
+				sl->reclaim_because && sl->reclaim_because[0] ? " active" : "");
+		if (sl->reclaim_errors)
+			fprintf(f, "; %" PRIu64 " error%s, last: %s", sl->reclaim_errors, sl->reclaim_errors == 1 ? "" : "s",
+				strerror((int)-sl->reclaim_last_error));
+		fputc('\n', f);
+	}
 	fprintf(f, "  %-13s %.1f faults/s, ", "Now:", sl->fault_rate);
 	if (sl->cpu_usage_threshold && sl->cpu_percent >= 0)
 		fprintf(f, "%.0f%% CPU, ", sl->cpu_percent);
@@ -130,6 +153,10 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 	if (s->exempt && s->exempt[0])
 		fprintf(f, "%-9s never delayed: %s (%" PRIu64 " delays skipped)\n", "Exempt:", s->exempt,
 			s->exempt_skips);
+	if (s->reclaim_path && !streq(s->reclaim_path, "none"))
+		fprintf(f, "%-9s background reclaim %s%s%s%s\n", "Reclaim:", s->reclaim_note ? s->reclaim_note : "?",
+			s->free_bytes ? "; " : "", s->free_bytes ? format_size(t, sizeof(t), s->free_bytes) : "",
+			s->free_bytes ? " free now" : "");
 	for (size_t i = 0; i < s->n_skipped; i++) {
 		const struct config_problem *p = &s->skipped[i];
 
@@ -243,6 +270,9 @@ static struct json_object *json_slice(const struct slice_status *sl)
 	add(pol, "max_usage", ju64_or_null(sl->max_usage));
 	add(pol, "throttle_delay_ms", ju64(sl->delay_ms));
 	add(pol, "max_continuous_usec", ju64_or_null(sl->max_continuous_usec));
+	add(pol, "background_reclaim", json_object_new_boolean(sl->background));
+	add(pol, "reclaim_headroom", ju64(sl->headroom));
+	add(pol, "reclaim_rate", ju64_or_null(sl->reclaim_rate));
 	add(o, "policy", pol);
 	add(o, "fault_rate", jdouble1(sl->fault_rate));
 	add(o, "cpu_percent", sl->cpu_usage_threshold && sl->cpu_percent >= 0 ? jdouble1(sl->cpu_percent) : NULL);
@@ -260,7 +290,13 @@ static struct json_object *json_slice(const struct slice_status *sl)
 	add(cnt, "throttle_ms", ju64(sl->throttle_ms));
 	add(cnt, "guard_trips", ju64(sl->guard_trips));
 	add(cnt, "ceiling_refusals", ju64(sl->ceiling_refusals));
+	add(cnt, "reclaimed_bytes", ju64(sl->reclaimed));
+	add(cnt, "reclaim_passes", ju64(sl->reclaim_passes));
+	add(cnt, "reclaim_errors", ju64(sl->reclaim_errors));
 	add(o, "counters", cnt);
+	add(o, "last_reclaim_ago_usec", ju64_or_null(sl->reclaim_ago_usec));
+	add(o, "last_reclaim_free", sl->reclaim_ago_usec != UINT64_MAX ? ju64(sl->reclaim_last_free) : NULL);
+	add(o, "last_reclaim_because", sl->reclaim_ago_usec != UINT64_MAX ? jstr_or_null(sl->reclaim_because) : NULL);
 	mem = NULL;
 	if (sl->have_memory) {
 		mem = json_object_new_object();
@@ -312,6 +348,9 @@ static struct json_object *json_daemon(const struct daemon_status *s, const char
 	add(d, "exempt_skips", s ? ju64(s->exempt_skips) : NULL);
 	add(d, "max_cgroups", s ? ju64(s->max_cgroups) : NULL);
 	add(d, "unmapped_cgroups", s ? ju64(s->unmapped_cgroups) : NULL);
+	add(d, "reclaim_path", s ? jstr(s->reclaim_path) : NULL);
+	add(d, "reclaim_note", s ? jstr(s->reclaim_note) : NULL);
+	add(d, "free_bytes", s && s->free_bytes ? ju64(s->free_bytes) : NULL);
 	for (size_t i = 0; s && i < s->n_skipped; i++) {
 		struct json_object *p = json_object_new_object();
 

@@ -16,6 +16,87 @@ unsigned long bpf_mem_cgroup_usage(struct mem_cgroup *memcg)
 	return memcg->shim_usage;
 }
 
+/* background reclaim's kfuncs: references are counted (they must balance), reclaim takes
+ * from the memcg's usage and the root's, the work item runs when the test says */
+static struct mem_cgroup mc_root;
+static int shim_memcg_refs, shim_cgroup_refs;
+static struct cgroup *shim_cgroups[8];
+static struct {
+	struct mem_cgroup *memcg;
+	unsigned long pages;
+} shim_reclaims[16];
+static unsigned shim_n_reclaims, shim_wq_starts;
+static int (*shim_wq_callback)(void *map, int *key, void *value);
+static bool shim_wq_ready;
+
+struct mem_cgroup *bpf_get_root_mem_cgroup(void)
+{
+	shim_memcg_refs++;
+	return &mc_root;
+}
+
+struct mem_cgroup *bpf_get_mem_cgroup(struct cgroup_subsys_state *css)
+{
+	struct cgroup *cgrp = (struct cgroup *)((char *)css - offsetof(struct cgroup, self));
+
+	if (!cgrp->shim_memcg)
+		return NULL;
+	shim_memcg_refs++;
+	return cgrp->shim_memcg;
+}
+
+void bpf_put_mem_cgroup(struct mem_cgroup *memcg)
+{
+	shim_memcg_refs--;
+}
+
+struct cgroup *bpf_cgroup_from_id(u64 cgid)
+{
+	for (size_t i = 0; i < sizeof(shim_cgroups) / sizeof(shim_cgroups[0]); i++)
+		if (shim_cgroups[i] && shim_cgroups[i]->kn->id == cgid) {
+			shim_cgroup_refs++;
+			return shim_cgroups[i];
+		}
+	return NULL;
+}
+
+void bpf_cgroup_release(struct cgroup *cgrp)
+{
+	shim_cgroup_refs--;
+}
+
+long bpf_try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr_pages, u32 flags)
+{
+	unsigned long got = nr_pages < memcg->shim_usage / 4096 ? nr_pages : memcg->shim_usage / 4096;
+
+	if (shim_n_reclaims < sizeof(shim_reclaims) / sizeof(shim_reclaims[0]))
+		shim_reclaims[shim_n_reclaims++] = (typeof(shim_reclaims[0])){ memcg, nr_pages };
+	memcg->shim_usage -= got * 4096;
+	mc_root.shim_usage -= got * 4096;
+	return (long)got;
+}
+
+int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags)
+{
+	if (shim_wq_ready)
+		return -16; /* EBUSY */
+	shim_wq_ready = true;
+	return 0;
+}
+
+int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (callback_fn)(void *map, int *key, void *value),
+			     unsigned int flags, void *aux__ign)
+{
+	shim_wq_callback = callback_fn;
+	return 0;
+}
+
+int bpf_wq_start(struct bpf_wq *wq, unsigned int flags)
+{
+	shim_wq_starts++;
+	return 0;
+}
+
 #define MS 1000000ULL
 #define SEC_NS 1000000000ULL
 
@@ -24,8 +105,8 @@ static struct kernfs_node kn_high = { .parent = &kn_root, .id = 100 };
 static struct kernfs_node kn_high_svc = { .parent = &kn_high, .id = 101 };
 static struct kernfs_node kn_low = { .parent = &kn_root, .id = 200 };
 static struct kernfs_node kn_other = { .parent = &kn_root, .id = 300 };
-static struct cgroup cg_high = { &kn_high }, cg_high_svc = { &kn_high_svc }, cg_low = { &kn_low },
-		     cg_other = { &kn_other };
+static struct cgroup cg_high = { .kn = &kn_high }, cg_high_svc = { .kn = &kn_high_svc }, cg_low = { .kn = &kn_low },
+		     cg_other = { .kn = &kn_other };
 static struct mem_cgroup mc_high = { .css = { .cgroup = &cg_high } }, mc_high_svc = { .css = { .cgroup = &cg_high_svc } }, mc_low = { .css = { .cgroup = &cg_low } },
 			 mc_other = { .css = { .cgroup = &cg_other } };
 
@@ -97,6 +178,7 @@ static void setup(void)
 	SHIM_MAP(busy_faults, 0);
 	SHIM_MAP(exempt, 1);
 	SHIM_MAP(slice_root, 0);
+	SHIM_MAP(reclaim_work, 0);
 	shim_register(&events, 0, 4, 4, 1);
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 3 * SEC_NS);
@@ -296,7 +378,7 @@ static void test_exempt(void)
 {
 	static struct kernfs_node kn_low_memcgd = { .parent = &kn_low, .id = 201 };
 	static struct kernfs_node kn_low_svc = { .parent = &kn_low, .id = 202 };
-	static struct cgroup cg_low_memcgd = { &kn_low_memcgd }, cg_low_svc = { &kn_low_svc };
+	static struct cgroup cg_low_memcgd = { .kn = &kn_low_memcgd }, cg_low_svc = { .kn = &kn_low_svc };
 	static struct mem_cgroup mc_low_memcgd = { .css = { .cgroup = &cg_low_memcgd } }, mc_low_svc = { .css = { .cgroup = &cg_low_svc } };
 	__u64 id = kn_low_memcgd.id, skips = exempt_skips;
 	__u32 one = 1;
@@ -400,10 +482,10 @@ static void test_reactivation_accounts_time(void)
 static void test_resolve_and_hooks(void)
 {
 	struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 102 };
-	struct cgroup cg_new = { &kn_new };
+	struct cgroup cg_new = { .kn = &kn_new };
 	struct mem_cgroup mc_new = { .css = { .cgroup = &cg_new } };
 	struct kernfs_node kn_deep = { .parent = &kn_new, .id = 103 };
-	struct cgroup cg_deep = { &kn_deep };
+	struct cgroup cg_deep = { .kn = &kn_deep };
 	struct mem_cgroup mc_deep = { .css = { .cgroup = &cg_deep } };
 	__u32 *slot;
 	__u64 id;
@@ -432,7 +514,7 @@ static void test_dying_not_cached(void)
 {
 	struct kernfs_node kn_dying = { .parent = &kn_high_svc, .id = 104 };
 	struct kernfs_node kn_alive = { .parent = &kn_high_svc, .id = 105 };
-	struct cgroup cg_dying = { &kn_dying }, cg_alive = { &kn_alive };
+	struct cgroup cg_dying = { .kn = &kn_dying }, cg_alive = { .kn = &kn_alive };
 	struct mem_cgroup mc_dying = { .css = { .cgroup = &cg_dying, .flags = CSS_ONLINE | CSS_DYING } };
 	struct mem_cgroup mc_alive = { .css = { .cgroup = &cg_alive, .flags = CSS_ONLINE } };
 	size_t entries = shim_used(shim_find(&slice_of));
@@ -460,7 +542,7 @@ static void test_slice_of_full(void)
 	static struct kernfs_node kn_a = { .parent = &kn_high, .id = 110 };
 	static struct kernfs_node kn_b = { .parent = &kn_high, .id = 111 };
 	static struct kernfs_node kn_c = { .parent = &kn_a, .id = 112 };
-	static struct cgroup cg_a = { &kn_a }, cg_b = { &kn_b }, cg_c = { &kn_c };
+	static struct cgroup cg_a = { .kn = &kn_a }, cg_b = { .kn = &kn_b }, cg_c = { .kn = &kn_c };
 	static struct mem_cgroup mc_a = { .css = { .cgroup = &cg_a, .flags = CSS_ONLINE } }, mc_b = { .css = { .cgroup = &cg_b, .flags = CSS_ONLINE } },
 				 mc_c = { .css = { .cgroup = &cg_c, .flags = CSS_ONLINE } };
 	__u64 full0 = slice_of_full, id;
@@ -540,6 +622,138 @@ static void test_generation_remarks(void)
 	active_gen = 0;
 }
 
+/* ---- background reclaim ([Reclaim], reclaim.bpf.h) ---- */
+
+#define MiB (1024ULL * 1024)
+
+static void run_work(void)
+{
+	int key = 0;
+
+	CHECK(shim_wq_callback != NULL);
+	if (shim_wq_callback)
+		shim_wq_callback(&reclaim_work, &key, NULL);
+}
+
+static void charged(struct mem_cgroup *memcg)
+{
+	memcgd_memcg_charged(memcg, 64);
+}
+
+static void set_reclaim(__u32 gen, __u32 slot, __u64 headroom, __u64 rate)
+{
+	__u32 key = gen * MEMCGD_MAX_SLICES + slot;
+	struct memcgd_policy *p = bpf_map_lookup_elem(&policies, &key);
+
+	p->flags |= MEMCGD_POLICY_RECLAIM;
+	p->headroom_bytes = headroom;
+	p->reclaim_rate = rate;
+}
+
+/* memcgd's update: MemAvailable now */
+static void publish_avail(__u64 bytes)
+{
+	reclaim_avail_bytes = bytes;
+	reclaim_avail_seq++;
+}
+
+static void test_background_reclaim(void)
+{
+	struct memcgd_slice_state *low;
+	__u32 slot_high = HIGH, slot_low = LOW;
+	__u64 id_high = kn_high.id, id_low = kn_low.id;
+
+	/* a fresh start: both slices idle, LOW reclaimable down to its memory.low of 100 MiB */
+	shim_now_ns += 100 * SEC_NS;
+	active_gen = 0;
+	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 0, 0);
+	set_reclaim(0, LOW, 512 * MiB, 0);
+	bpf_map_update_elem(&slice_root, &slot_high, &id_high, BPF_ANY);
+	bpf_map_update_elem(&slice_root, &slot_low, &id_low, BPF_ANY);
+	cg_high.shim_memcg = &mc_high;
+	cg_low.shim_memcg = &mc_low;
+	shim_cgroups[0] = &cg_high;
+	shim_cgroups[1] = &cg_low;
+	mc_root.shim_usage = 3000 * MiB;
+	mc_low.shim_usage = 2000 * MiB;
+	mc_low.memory.low = 100 * MiB / 4096;
+	reclaim_enabled = 1;
+	reclaim_max_headroom[0] = 512 * MiB;
+	reclaim_order[0][0] = LOW;
+	reclaim_order_n[0] = 1;
+	publish_avail(256 * MiB);
+	low = state(LOW);
+
+	/* below the headroom, but nothing of higher priority is active: no work */
+	charged(&mc_low);
+	CHECK(shim_wq_starts == 0);
+
+	/* HIGH becomes active: its next charge starts the work item, once */
+	fault(kn_high.id, PGFAULT, 100);
+	CHECK(state(HIGH)->active_until_ns > shim_now_ns);
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 1 && reclaim_pending == 1 && reclaim_stats.kicks == 1);
+	shim_now_ns += 20 * MS;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 1); /* one work item at a time */
+
+	/* the pass takes what the headroom lacks (256 MiB) from LOW, far above its memory.low */
+	run_work();
+	CHECK(shim_n_reclaims == 1 && shim_reclaims[0].memcg == &mc_low && shim_reclaims[0].pages == 256 * MiB / 4096);
+	CHECK(low->reclaimed_pages == 256 * MiB / 4096 && low->reclaim_passes == 1 && low->reclaim_errors == 0);
+	CHECK(low->reclaim_last_level == 1 && low->reclaim_last_avail == 256 * MiB);
+	CHECK(reclaim_pending == 0 && reclaim_stats.passes == 1 && reclaim_stats.pages == 256 * MiB / 4096);
+	CHECK(shim_memcg_refs == 0 && shim_cgroup_refs == 0);
+
+	/* the reclaimed memory counts as available until memcgd's next update: no new work */
+	shim_now_ns += 20 * MS;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 1);
+
+	/* charges eat it up again: work again, but at most once per RECLAIM_KICK_NS */
+	mc_root.shim_usage += 300 * MiB;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 2);
+	run_work();
+	CHECK(shim_n_reclaims == 2 && shim_reclaims[1].pages == 300 * MiB / 4096);
+	mc_root.shim_usage += 100 * MiB;
+	shim_now_ns += 1 * MS;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 2);
+	shim_now_ns += 10 * MS;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 3);
+
+	/* Rate=: 64 MiB/s accrues for at most a second */
+	set_reclaim(0, LOW, 512 * MiB, 64 * MiB);
+	low->reclaim_budget_ns = 0;
+	run_work();
+	CHECK(shim_n_reclaims == 3 && shim_reclaims[2].pages == 64 * MiB / 4096);
+	shim_now_ns += 100 * MS;
+	mc_root.shim_usage += 100 * MiB;
+	charged(&mc_high);
+	run_work();
+	CHECK(shim_n_reclaims == 4 && shim_reclaims[3].pages >= 64 * MiB / 10 / 4096 - 1 &&
+	      shim_reclaims[3].pages <= 64 * MiB / 10 / 4096 + 1);
+
+	/* LOW down to its protection: nothing more to take */
+	mc_low.memory.low = mc_low.shim_usage / 4096;
+	shim_now_ns += SEC_NS;
+	charged(&mc_high);
+	run_work();
+	CHECK(shim_n_reclaims == 4);
+
+	/* the kernel path off (memcgd uses memory.reclaim, or nothing): no work at all */
+	mc_low.memory.low = 0;
+	reclaim_enabled = 0;
+	shim_now_ns += SEC_NS;
+	charged(&mc_high);
+	CHECK(shim_wq_starts == 5);
+	reclaim_enabled = 1;
+	CHECK(shim_memcg_refs == 0 && shim_cgroup_refs == 0);
+}
+
 int main(void)
 {
 	setup();
@@ -559,5 +773,6 @@ int main(void)
 	test_generation_remarks();
 	test_exempt();
 	test_ceiling();
+	test_background_reclaim();
 	return test_summary("test-bpf-logic");
 }

@@ -156,6 +156,45 @@ static void test_bad_values(void)
 	expect_error("[Throttle]", "MaxContinuous=213503d", "is not a time limit");
 	expect_error("[Throttle]", "MaxContinuous=366d", "is not a time limit");
 	expect_error("[Throttle]", "MaxContinuous=99999999999999999999us", "is not a time limit");
+	expect_error("[Reclaim]", "Background=sometimes", "Background='sometimes' is not a boolean");
+	expect_error("[Reclaim]", "Headroom=0", "Headroom='0' is not a headroom");
+	expect_error("[Reclaim]", "Headroom=infinity", "is not a headroom");
+	expect_error("[Reclaim]", "Headroom=some", "is not a headroom");
+	expect_error("[Reclaim]", "Rate=0", "Rate='0' is not a reclaim rate: expected a size per second from 1 to 64G");
+	expect_error("[Reclaim]", "Rate=65G", "is not a reclaim rate");
+	expect_error("[Reclaim]", "ReclaimPath=kernel", "unknown key ReclaimPath= in section [Reclaim]");
+	expect_error("[Daemon]", "ReclaimPath=kernel", "section [Daemon] does not belong in a slice file");
+}
+
+/* [Reclaim]: background reclaim, off unless Background=yes; compiled into the policy */
+static void test_reclaim(void)
+{
+	struct result res;
+	struct memcgd_policy p;
+
+	parse_slice("[Slice]\nName=batch.slice\nPriority=1\n", &res);
+	CHECK(res.r == 0);
+	CHECK(!res.slice.settings.reclaim_background);
+	CHECK(res.slice.settings.reclaim_headroom == RECLAIM_HEADROOM_DEFAULT);
+	CHECK(res.slice.settings.reclaim_rate == RECLAIM_RATE_DEFAULT);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(!(p.flags & MEMCGD_POLICY_RECLAIM) && p.headroom_bytes == 0);
+	done(&res);
+
+	parse_slice("[Slice]\nName=batch.slice\nPriority=1\n[Reclaim]\nBackground=yes\nHeadroom=1G\nRate=infinity\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.reclaim_background && res.slice.background_line == 5);
+	CHECK(res.slice.settings.reclaim_headroom == 1ULL << 30);
+	CHECK(res.slice.settings.reclaim_rate == SIZE_INFINITY);
+	policy_compile(&res.slice, 3, 1, &p);
+	CHECK((p.flags & MEMCGD_POLICY_RECLAIM) && p.headroom_bytes == 1ULL << 30 && p.reclaim_rate == 0);
+	done(&res);
+
+	parse_slice("[Slice]\nName=batch.slice\nPriority=1\n[Reclaim]\nBackground=yes\nRate=64G\n", &res);
+	CHECK(res.r == 0 && res.slice.settings.reclaim_rate == RECLAIM_RATE_MAX);
+	policy_compile(&res.slice, 3, 1, &p);
+	CHECK(p.reclaim_rate == RECLAIM_RATE_MAX);
+	done(&res);
 }
 
 static void test_max_continuous_limits(void)
@@ -289,9 +328,10 @@ static void test_main_file(void)
 {
 	struct daemon_conf dc;
 	struct diag_list d = {};
-	const char *text = "[Daemon]\nDryRun=yes\nUpdateInterval=500ms\nMaxCgroups=200k\n"
+	const char *text = "[Daemon]\nDryRun=yes\nUpdateInterval=500ms\nMaxCgroups=200k\nReclaimPath=memory.reclaim\n"
 			   "[Activity]\nPageFaultRate=50\nWindow=2s\nHold=0\n"
-			   "[Protect]\nMode=min\n[Throttle]\nDelay=1s\nMaxContinuous=1min\n";
+			   "[Protect]\nMode=min\n[Throttle]\nDelay=1s\nMaxContinuous=1min\n"
+			   "[Reclaim]\nBackground=yes\nHeadroom=512M\n";
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	char buf[256];
 
@@ -308,7 +348,21 @@ static void test_main_file(void)
 	CHECK(dc.defaults.protect == PROTECT_MIN);
 	CHECK(dc.defaults.throttle_delay_usec == 1000000);
 	CHECK(dc.defaults.throttle_max_usec == 60000000);
+	CHECK(dc.reclaim_path == RECLAIM_PATH_DAEMON);
+	CHECK(dc.defaults.reclaim_background && dc.defaults.reclaim_headroom == 512ULL << 20);
 	free(dc.file);
+
+	text = "[Daemon]\nReclaimPath=bpf\n";
+	f = fmemopen((void *)text, strlen(text), "r");
+	daemon_conf_init(&dc);
+	CHECK(dc.reclaim_path == RECLAIM_PATH_AUTO);
+	CHECK(conf_parse_main_stream(f, "/etc/memcgd.conf", &dc, &d) == -EINVAL);
+	fclose(f);
+	CHECK(d.n == 1);
+	CHECK_STREQ(diag_format(&d.items[0], buf, sizeof(buf)),
+		    "/etc/memcgd.conf:2: ReclaimPath='bpf' is not a reclaim path: expected auto, kernel or memory.reclaim");
+	free(dc.file);
+	diag_list_clear(&d);
 
 	text = "[Slice]\nName=a.slice\n[Daemon]\nUpdateInterval=10ms\nDryRun=perhaps\n";
 	f = fmemopen((void *)text, strlen(text), "r");
@@ -387,6 +441,7 @@ static void test_missing_file(void)
 
 int main(void)
 {
+	test_reclaim();
 	test_every_key();
 	test_defaults();
 	test_bad_values();

@@ -18,8 +18,10 @@ int main(int argc, char **argv)
 	CHECK(kernel_probe(argv[1], &ks) == 0);
 	CHECK(ks.btf && ks.has_ops && ks.has_tracepoint);
 	CHECK(ks.hooks == (HOOK_HANDLE_CGROUP_ONLINE | HOOK_HANDLE_CGROUP_OFFLINE | HOOK_BELOW_LOW | HOOK_BELOW_MIN |
-			   HOOK_GET_HIGH_DELAY_MS));
-	CHECK_STREQ(ks.hook_names, "handle_cgroup_online handle_cgroup_offline below_low below_min get_high_delay_ms");
+			   HOOK_GET_HIGH_DELAY_MS | HOOK_MEMCG_CHARGED));
+	CHECK_STREQ(ks.hook_names,
+		    "handle_cgroup_online handle_cgroup_offline below_low below_min get_high_delay_ms memcg_charged");
+	CHECK(ks.has_reclaim_kfunc);
 	CHECK_STREQ(ks.error, "");
 
 	/* a later hook set: reported as it is, unknown hooks included */
@@ -27,12 +29,15 @@ int main(int argc, char **argv)
 	CHECK(!(ks.hooks & HOOK_GET_HIGH_DELAY_MS));
 	CHECK(ks.hooks & HOOK_BELOW_MIN);
 	CHECK_CONTAINS(ks.hook_names, "memcg_charged");
+	CHECK(ks.hooks & HOOK_MEMCG_CHARGED);
+	CHECK(!ks.has_reclaim_kfunc); /* the hook alone: no background reclaim in the kernel */
 
 	/* no memcg_bpf_ops: a clear error */
 	CHECK(kernel_probe(argv[3], &ks) == -EOPNOTSUPP);
 	CHECK(!ks.has_ops && ks.has_tracepoint);
 	CHECK_CONTAINS(ks.error, "has no memcg_bpf_ops in its BTF");
 	CHECK_STREQ(ks.hook_names, "");
+	CHECK(!ks.has_reclaim_kfunc);
 
 	/* the hooks without the tracepoint memcgd measures with */
 	CHECK(kernel_probe(argv[4], &ks) == -EOPNOTSUPP);

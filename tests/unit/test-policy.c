@@ -2,6 +2,7 @@
 /* Compilation of the configuration into BPF map values. */
 #include <errno.h>
 
+#include "diag.h"
 #include "policy.h"
 #include "tests.h"
 #include "units-parse.h"
@@ -136,8 +137,59 @@ static void test_levels_rebuild(void)
 	CHECK(!policy_higher_level_active(&l, 63, 1000));
 }
 
+/* [Reclaim] Background= slices in the order background reclaim asks them */
+static void test_reclaim_order(void)
+{
+	struct slice_conf v[] = { mk("a.slice", 50), mk("b.slice", 10), mk("c.slice", 1000), mk("d.slice", 10),
+				  mk("e.slice", 5) };
+	struct memcgd_config c = { .slices = v, .n_slices = 5 };
+	int slot_of[5] = { 4, 7, 0, 2, 9 };
+	uint32_t levels[5], order[MEMCGD_MAX_RECLAIM_SLICES];
+	uint64_t headroom = 1;
+
+	CHECK(policy_levels(&c, levels) == 4);
+	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 0 && headroom == 0);
+	v[0].settings.reclaim_background = v[1].settings.reclaim_background = true;
+	v[3].settings.reclaim_background = v[4].settings.reclaim_background = true;
+	v[1].settings.reclaim_headroom = 1ULL << 30;
+	/* e (level 0), then b and d (level 1) by slot (d has 2, b has 7), then a (level 2) */
+	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 4);
+	CHECK(order[0] == 9 && order[1] == 2 && order[2] == 7 && order[3] == 4);
+	CHECK(headroom == 1ULL << 30);
+}
+
+/* at most MEMCGD_MAX_RECLAIM_SLICES Background= slices: the one beyond is named */
+static void test_reclaim_limit(void)
+{
+	static struct slice_conf v[MEMCGD_MAX_RECLAIM_SLICES + 1];
+	static char names[MEMCGD_MAX_RECLAIM_SLICES + 1][32];
+	struct memcgd_config c = { .slices = v, .n_slices = MEMCGD_MAX_RECLAIM_SLICES + 1 };
+	struct diag_list d = {};
+	char buf[256];
+
+	for (int i = 0; i <= MEMCGD_MAX_RECLAIM_SLICES; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%d.slice", i);
+		v[i] = mk(names[i], 1);
+		v[i].file = (char *)"/etc/memcgd.d/x.conf";
+		v[i].name_line = 2;
+		v[i].background_line = 9;
+		v[i].settings.reclaim_background = true;
+	}
+	config_validate(&c, &d);
+	CHECK(d.n == 1);
+	if (d.n)
+		CHECK_STREQ(diag_format(&d.items[0], buf, sizeof(buf)),
+			    "/etc/memcgd.d/x.conf:9: too many slices with [Reclaim] Background=yes: at most 64");
+	diag_list_clear(&d);
+	c.n_slices = MEMCGD_MAX_RECLAIM_SLICES;
+	config_validate(&c, &d);
+	CHECK(d.n == 0);
+}
+
 int main(void)
 {
+	test_reclaim_order();
+	test_reclaim_limit();
 	test_levels();
 	test_too_many_levels();
 	test_compile();

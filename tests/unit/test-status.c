@@ -122,11 +122,19 @@ static void make_status(struct daemon_status *s)
 		.max_continuous_usec = 300000000, .max_usage = 1ULL << 30, .throttling = true, .cpu_percent = -1,
 		.throttle_decisions = 40, .throttle_ms = 4000, .guard_trips = 1, .ceiling_refusals = 7,
 		.protect_suspended = true,
+		.background = true, .headroom = 256ULL << 20, .reclaim_rate = 64ULL << 20,
+		.reclaimed = 3ULL << 29, .reclaim_passes = 12, .reclaim_errors = 1, .reclaim_last_error = -16,
+		.reclaim_ago_usec = 3500000, .reclaim_last_free = 200ULL << 20, .reclaim_because = strdup("web.slice"),
 	};
 	s->exempt = strdup("/system.slice/system-memcgd.slice/memcgd.service /init.scope");
 	s->exempt_skips = 12;
 	s->max_cgroups = 64;
 	s->unmapped_cgroups = 37;
+	s->reclaim_path = strdup("kernel");
+	s->reclaim_note = strdup("in the kernel: memcg_charged starts a bpf_wq");
+	s->free_bytes = 300ULL << 20;
+	s->slices[0].reclaim_ago_usec = UINT64_MAX;
+	s->slices[0].reclaim_rate = UINT64_MAX;
 	s->n_skipped = 2;
 	s->skipped = calloc(2, sizeof(*s->skipped));
 	s->skipped[0] = (struct config_problem){ .file = strdup("/etc/memcgd.d/60-bad.conf"), .line = 5,
@@ -182,7 +190,18 @@ static void test_roundtrip(void)
 		CHECK(b.slices[1].throttling);
 		CHECK(b.slices[1].guard_trips == 1);
 		CHECK(b.slices[1].max_continuous_usec == 300000000);
+		/* background reclaim */
+		CHECK(b.slices[1].background && !b.slices[0].background);
+		CHECK(b.slices[1].headroom == 256ULL << 20 && b.slices[1].reclaim_rate == 64ULL << 20);
+		CHECK(b.slices[0].reclaim_rate == UINT64_MAX && b.slices[0].reclaim_ago_usec == UINT64_MAX);
+		CHECK(b.slices[1].reclaimed == 3ULL << 29 && b.slices[1].reclaim_passes == 12);
+		CHECK(b.slices[1].reclaim_errors == 1 && b.slices[1].reclaim_last_error == -16);
+		CHECK(b.slices[1].reclaim_ago_usec == 3500000 && b.slices[1].reclaim_last_free == 200ULL << 20);
+		CHECK_STREQ(b.slices[1].reclaim_because, "web.slice");
 	}
+	CHECK_STREQ(b.reclaim_path, "kernel");
+	CHECK_STREQ(b.reclaim_note, a.reclaim_note);
+	CHECK(b.free_bytes == 300ULL << 20);
 	/* files left out at start survive the state file */
 	CHECK(b.n_skipped == 2);
 	if (b.n_skipped == 2) {
@@ -243,6 +262,12 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "40 throttle decisions (4s requested), 1 guard trips");
 	CHECK_CONTAINS(out, "  Protect:      none while active, up to 1G\n");
 	CHECK_CONTAINS(out, "  Ceiling:      7 protections refused above MaxUsage=; over it now: not protected until it shrinks\n");
+	CHECK_CONTAINS(out, "  Reclaim:      never in the background (Background=no)\n");
+	CHECK_CONTAINS(out, "  Reclaim:      in the background while a higher priority is active and less than 256M is "
+			    "free, at most 64M/s\n");
+	CHECK_CONTAINS(out, "  Reclaimed:    1.5G in 12 passes, last 3s ago: 200M free, web.slice active; 1 error, "
+			    "last: Device or resource busy\n");
+	CHECK_CONTAINS(out, "\nReclaim:  background reclaim in the kernel: memcg_charged starts a bpf_wq; 300M free now\n");
 	CHECK_CONTAINS(out, "\nExempt:   never delayed: /system.slice/system-memcgd.slice/memcgd.service /init.scope "
 			    "(12 delays skipped)\n");
 	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
@@ -298,7 +323,13 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"skipped\":[{\"file\":\"/etc/memcgd.d/60-bad.conf\",\"line\":5,\"message\":"
 			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
 			    "\"line\":null,");
-	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1,\"ceiling_refusals\":7}");
+	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1,\"ceiling_refusals\":7,"
+			    "\"reclaimed_bytes\":1610612736,\"reclaim_passes\":12,\"reclaim_errors\":1}");
+	CHECK_CONTAINS(out, "\"background_reclaim\":true,\"reclaim_headroom\":268435456,\"reclaim_rate\":67108864}");
+	CHECK_CONTAINS(out, "\"background_reclaim\":false,\"reclaim_headroom\":0,\"reclaim_rate\":null}");
+	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":3500000,\"last_reclaim_free\":209715200,\"last_reclaim_because\":\"web.slice\"");
+	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":null,\"last_reclaim_free\":null,\"last_reclaim_because\":null");
+	CHECK_CONTAINS(out, "\"reclaim_path\":\"kernel\",\"reclaim_note\":\"in the kernel: memcg_charged starts a bpf_wq\",\"free_bytes\":314572800,");
 	free(out);
 
 	out = render(status_render_json, &s, "low-batch.slice");
@@ -327,7 +358,8 @@ static void test_json(void)
 		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
 				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
 				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
-				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"max_cgroups\":null,\"unmapped_cgroups\":null,\"skipped\":[]},\"kernel\":{\"release\":"
+				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"max_cgroups\":null,\"unmapped_cgroups\":null,"
+				 "\"reclaim_path\":null,\"reclaim_note\":null,\"free_bytes\":null,\"skipped\":[]},\"kernel\":{\"release\":"
 				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
 		free(buf);
 	}

@@ -23,13 +23,27 @@ struct kernfs_node {
 	__u64 id;
 };
 
-struct cgroup {
-	struct kernfs_node *kn;
-};
-
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
 	unsigned int flags;
+};
+
+struct mem_cgroup;
+
+struct cgroup {
+	struct kernfs_node *kn;
+	struct cgroup_subsys_state self;
+	struct mem_cgroup *shim_memcg; /* what bpf_get_mem_cgroup(&cgrp->self) returns */
+};
+
+/* page counts, as the kernel's */
+struct page_counter {
+	unsigned long min;
+	unsigned long low;
+};
+
+struct bpf_wq {
+	__u64 __opaque[2];
 };
 
 /* css->flags, as the kernel numbers them (include/linux/cgroup-defs.h) */
@@ -44,6 +58,7 @@ enum {
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	unsigned long shim_usage; /* what bpf_mem_cgroup_usage() returns in test-bpf-logic */
+	struct page_counter memory;
 };
 
 struct memcg_bpf_ops {
@@ -52,6 +67,7 @@ struct memcg_bpf_ops {
 	void *below_low;
 	void *below_min;
 	void *get_high_delay_ms;
+	void *memcg_charged;
 };
 
 #endif
