@@ -345,7 +345,7 @@ static int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < c.n_slices; i++) {
 		const struct slice_conf *s = &c.slices[i];
 
-		char cpu[48] = "", reclaim[96] = "", h[32], r[32];
+		char cpu[48] = "", reclaim[96] = "", h[32], rate[32];
 
 		if (s->settings.cpu_usage_percent)
 			snprintf(cpu, sizeof(cpu), " or at %" PRIu64 "%% CPU", s->settings.cpu_usage_percent);
@@ -353,7 +353,7 @@ static int cmd_check(int argc, char **argv)
 			snprintf(reclaim, sizeof(reclaim), ", background reclaim below %s free, %s%s",
 				 format_size(h, sizeof(h), s->settings.reclaim_headroom),
 				 s->settings.reclaim_rate == SIZE_INFINITY ? "no rate limit"
-									    : format_size(r, sizeof(r), s->settings.reclaim_rate),
+									    : format_size(rate, sizeof(rate), s->settings.reclaim_rate),
 				 s->settings.reclaim_rate == SIZE_INFINITY ? "" : "/s");
 		printf("%s: %s priority %ld, active above %" PRIu64 " faults/s over %s%s, protect %s, throttle %s%s\n",
 		       s->file, s->name, s->priority, s->settings.fault_rate,
