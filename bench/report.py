@@ -78,6 +78,11 @@ PAIRED = [
      "low.slice time to finish its work while high.slice idles: memcgd / memory.low"),
     ("L3", ("L2-memcgd", "high_wake_p99"), ("L2-low", "high_wake_p99"), None, None, None,
      "high.slice p99 of its first requests after idling: memcgd / memory.low"),
+    # issue 20: background reclaim against the delay, both memcgd with shipped examples
+    ("B1", ("L1-memcgdbg", "high_p99"), ("L1-memcgd", "high_p99"), 1.0, "<=", None,
+     "high.slice p99 latency under contention: background reclaim / Delay="),
+    ("B1b", ("L1-memcgdbg", "low"), ("L1-memcgd", "low"), 2.0, ">=", 0.01,
+     "low.slice throughput under contention: background reclaim / Delay="),
 ]
 BOOTSTRAP_SEED = 1
 
@@ -105,6 +110,8 @@ SCENARIOS = {
     "L2-low": "probe idles while low does fixed work, then wakes: memory.low on high",
     "L2-lowhigh": "probe idles while low does fixed work, then wakes: memory.low on high, memory.high on low",
     "L2-memcgd": "probe idles while low does fixed work, then wakes: memcgd, shipped example policies",
+    "L1-memcgdbg": "latency probe in high, batch writer in low: memcgd, background reclaim instead of Delay=",
+    "L2-memcgdbg": "probe idles while low does fixed work, then wakes: memcgd, background reclaim instead of Delay=",
 }
 
 

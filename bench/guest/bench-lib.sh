@@ -34,7 +34,7 @@ bench_require() {
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd|L1-memcgdbg|L2-memcgdbg)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
@@ -620,11 +620,14 @@ EXAMPLES=/usr/share/doc/memcgd/examples
 #            configuration a sysadmin would write without memcgd
 #   memcgd   memcgd with the example policies shipped in conf/
 #            (50-high.conf, 10-low.conf), unchanged
+#   memcgdbg memcgd with the shipped 50-high.conf and 10-low-background.conf
+#            (low.slice: Delay=0, [Reclaim] Background=yes, Headroom=256M,
+#            Rate=64M), unchanged: background reclaim instead of the delay
 protection_latency() {	# protection_latency CONFIG
 	local protect=$((PROBE_MIB + 64)) f
 	anchor_slices
 	case "$1" in
-	none|memcgd)
+	none|memcgd|memcgdbg)
 		set_memory_low high.slice 0 ;;
 	low|lowhigh)
 		set_memory_low high.slice "${protect}M" ;;
@@ -636,8 +639,10 @@ protection_latency() {	# protection_latency CONFIG
 	else
 		set_memory_high low.slice infinity
 	fi
-	if [[ "$1" == memcgd ]]; then
-		for f in 50-high.conf 10-low.conf; do
+	if [[ "$1" == memcgd || "$1" == memcgdbg ]]; then
+		local low=10-low.conf
+		[[ "$1" == memcgdbg ]] && low=10-low-background.conf
+		for f in 50-high.conf "$low"; do
 			[[ -r "$EXAMPLES/$f" ]] || die "$EXAMPLES/$f is not installed (meson installs conf/ there)"
 			cp "$EXAMPLES/$f" /etc/memcgd.d/
 			echo "BENCH meta policy_$f $(sha256sum "$EXAMPLES/$f" | cut -c1-16) (shipped example)"
