@@ -32,10 +32,13 @@ struct memcgd_reclaim_entry {
 
 struct memcgd_reclaim_plan {
 	__u32 n;              /* entries in use, at most MEMCGD_MAX_RECLAIM_SLICES */
-	__u32 pad;
+	__u32 cur_level;      /* pass 2: the level being asked */
+	__u64 avail;          /* available memory, pages */
+	__u64 taken;          /* pass 2: pages planned so far */
+	__u64 level_want;     /* pass 2: what the current level is asked for */
 	struct memcgd_reclaim_entry e[MEMCGD_MAX_RECLAIM_SLICES];
-	__u64 level_excess[MEMCGD_MAX_LEVELS];   /* scratch */
-	__u64 level_headroom[MEMCGD_MAX_LEVELS]; /* scratch */
+	__u64 level_excess[MEMCGD_MAX_LEVELS];   /* pass 1 */
+	__u64 level_headroom[MEMCGD_MAX_LEVELS]; /* pass 1 */
 };
 
 /* One entry's part of its level's want: proportional to its excess, rounded up. */
@@ -57,50 +60,68 @@ static __always_inline __u64 memcgd_reclaim_share(__u64 level_want, __u64 own_wa
 	return share;
 }
 
-/* Fills e[].take for an available memory of avail pages; returns the pages planned in all. */
-static __always_inline __u64 memcgd_reclaim_plan(struct memcgd_reclaim_plan *pl, __u64 avail)
+/*
+ * The plan in steps, so that the BPF side can run each pass as a bpf_loop() callback (the
+ * verifier checks a callback once, where it would walk an unrolled loop 64 times):
+ * memcgd_plan_start(), then memcgd_plan_count() for every entry, then memcgd_plan_take() for
+ * every entry in order. memcgd_reclaim_plan() does it all.
+ */
+static __always_inline void memcgd_plan_start(struct memcgd_reclaim_plan *pl, __u64 avail)
 {
-	__u32 n = pl->n, cur = MEMCGD_MAX_LEVELS;
-	__u64 taken = 0, level_want = 0;
-
+	pl->avail = avail;
+	pl->taken = 0;
+	pl->level_want = 0;
+	pl->cur_level = MEMCGD_MAX_LEVELS;
 	for (__u32 l = 0; l < MEMCGD_MAX_LEVELS; l++) {
 		pl->level_excess[l] = 0;
 		pl->level_headroom[l] = 0;
 	}
-	for (__u32 i = 0; i < MEMCGD_MAX_RECLAIM_SLICES; i++) {
-		struct memcgd_reclaim_entry *e = &pl->e[i];
-		__u32 l;
+}
 
-		if (i >= n)
-			break;
-		e->take = 0;
-		l = e->level & (MEMCGD_MAX_LEVELS - 1);
-		if (!e->excess || e->headroom <= avail)
-			continue;
-		pl->level_excess[l] += e->excess;
-		if (pl->level_headroom[l] < e->headroom)
-			pl->level_headroom[l] = e->headroom;
-	}
-	for (__u32 i = 0; i < MEMCGD_MAX_RECLAIM_SLICES; i++) {
-		struct memcgd_reclaim_entry *e = &pl->e[i];
-		__u32 l;
-		__u64 own_want;
+/* Pass 1: entry i counts in its level (if its own Headroom= is not met). */
+static __always_inline void memcgd_plan_count(struct memcgd_reclaim_plan *pl, __u32 i)
+{
+	struct memcgd_reclaim_entry *e = &pl->e[i & (MEMCGD_MAX_RECLAIM_SLICES - 1)];
+	__u32 l = e->level & (MEMCGD_MAX_LEVELS - 1);
 
-		if (i >= n)
-			break;
-		l = e->level & (MEMCGD_MAX_LEVELS - 1);
-		if (l != cur) {
-			/* a new level: what its largest Headroom= lacks after the levels below */
-			cur = l;
-			level_want = pl->level_headroom[l] > avail + taken ? pl->level_headroom[l] - avail - taken : 0;
-		}
-		if (!e->excess || e->headroom <= avail)
-			continue;
-		own_want = e->headroom > avail + taken ? e->headroom - avail - taken : 0;
-		e->take = memcgd_reclaim_share(level_want, own_want, e->excess, pl->level_excess[l], e->budget);
-		taken += e->take;
+	e->take = 0;
+	if (!e->excess || e->headroom <= pl->avail)
+		return;
+	pl->level_excess[l] += e->excess;
+	if (pl->level_headroom[l] < e->headroom)
+		pl->level_headroom[l] = e->headroom;
+}
+
+/* Pass 2, entries in order: entry i's take. */
+static __always_inline void memcgd_plan_take(struct memcgd_reclaim_plan *pl, __u32 i)
+{
+	struct memcgd_reclaim_entry *e = &pl->e[i & (MEMCGD_MAX_RECLAIM_SLICES - 1)];
+	__u32 l = e->level & (MEMCGD_MAX_LEVELS - 1);
+	__u64 have = pl->avail + pl->taken, own_want;
+
+	if (l != pl->cur_level) {
+		/* a new level: what its largest Headroom= lacks after the levels below */
+		pl->cur_level = l;
+		pl->level_want = pl->level_headroom[l] > have ? pl->level_headroom[l] - have : 0;
 	}
-	return taken;
+	if (!e->excess || e->headroom <= pl->avail)
+		return;
+	own_want = e->headroom > have ? e->headroom - have : 0;
+	e->take = memcgd_reclaim_share(pl->level_want, own_want, e->excess, pl->level_excess[l], e->budget);
+	pl->taken += e->take;
+}
+
+/* Fills e[].take for an available memory of avail pages; returns the pages planned in all. */
+static inline __u64 memcgd_reclaim_plan(struct memcgd_reclaim_plan *pl, __u64 avail)
+{
+	__u32 n = pl->n < MEMCGD_MAX_RECLAIM_SLICES ? pl->n : MEMCGD_MAX_RECLAIM_SLICES;
+
+	memcgd_plan_start(pl, avail);
+	for (__u32 i = 0; i < n; i++)
+		memcgd_plan_count(pl, i);
+	for (__u32 i = 0; i < n; i++)
+		memcgd_plan_take(pl, i);
+	return pl->taken;
 }
 
 #endif /* MEMCGD_RECLAIM_PLAN_H */

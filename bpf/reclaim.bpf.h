@@ -109,12 +109,16 @@ static __always_inline struct mem_cgroup *slice_memcg(__u32 slot)
 	return memcg;
 }
 
-/* Where a slice's Rate= budget accrues from: reclaim_budget_ns, at most 1 s back. */
+/* Where a slice's Rate= budget accrues from: reclaim_budget_ns, at most 1 s back. A pass that
+ * reclaimed more than its budget (reclaim works in batches) moves it past now: nothing accrues
+ * until then. */
 static __always_inline __u64 budget_start(const struct memcgd_slice_state *s, __u64 now)
 {
 	__u64 from = s->reclaim_budget_ns;
 
-	if (from + RECLAIM_BURST_NS < now || from > now)
+	if (from > now)
+		return from;
+	if (from + RECLAIM_BURST_NS < now)
 		from = now > RECLAIM_BURST_NS ? now - RECLAIM_BURST_NS : 0;
 	return from;
 }
@@ -122,11 +126,12 @@ static __always_inline __u64 budget_start(const struct memcgd_slice_state *s, __
 /* Pages Rate= allows now. */
 static __always_inline __u64 rate_budget(const struct memcgd_policy *p, const struct memcgd_slice_state *s, __u64 now)
 {
-	__u64 ns;
+	__u64 from, ns;
 
 	if (!p->reclaim_rate)
 		return ~0ULL;
-	ns = now - budget_start(s, now);
+	from = budget_start(s, now);
+	ns = now > from ? now - from : 0;
 	/* bytes = rate * ns / 1e9: in microseconds (at most 1e6, 2^20), the product stays below
 	 * 2^64 for Rate= up to its 64G limit (2^36) */
 	return p->reclaim_rate * (ns / 1000) / 1000000 / page_size;
@@ -136,8 +141,8 @@ static __always_inline __u64 rate_budget(const struct memcgd_policy *p, const st
  * none) outranks gets its excess, the rest 0. */
 static __always_inline void plan_entry(__u32 gen, __u32 i, int top, __u64 now)
 {
-	struct memcgd_reclaim_entry *e = &reclaim_plan.e[i & (MEMCGD_MAX_RECLAIM_SLICES - 1)];
-	__u32 slot = reclaim_order[gen & 1][i & (MEMCGD_MAX_RECLAIM_SLICES - 1)];
+	struct memcgd_reclaim_entry *e = &reclaim_plan.e[bss_index(i, MEMCGD_MAX_RECLAIM_SLICES - 1)];
+	__u32 slot = reclaim_order[bss_index(gen, 1)][bss_index(i, MEMCGD_MAX_RECLAIM_SLICES - 1)];
 	const struct memcgd_policy *p = policy_of(gen, slot);
 	struct memcgd_slice_state *s;
 	struct mem_cgroup *memcg;
@@ -168,7 +173,7 @@ static __always_inline void plan_entry(__u32 gen, __u32 i, int top, __u64 now)
 static __always_inline __u64 reclaim_entry(__u32 gen, __u32 i, __u64 now, __u64 avail, int top)
 {
 	const struct memcgd_policy *p;
-	struct memcgd_reclaim_entry *e = &reclaim_plan.e[i & (MEMCGD_MAX_RECLAIM_SLICES - 1)];
+	struct memcgd_reclaim_entry *e = &reclaim_plan.e[bss_index(i, MEMCGD_MAX_RECLAIM_SLICES - 1)];
 	__u32 slot = e->slot;
 	struct memcgd_slice_state *s;
 	struct mem_cgroup *memcg;
@@ -217,7 +222,7 @@ static __always_inline int top_active_level(__u32 gen, __u64 now)
 	for (int i = MEMCGD_MAX_LEVELS - 1; i >= 0; i--) {
 		__u64 bit = 1ULL << i;
 
-		if ((l->active_mask & bit) && l->until_ns[i & (MEMCGD_MAX_LEVELS - 1)] > now)
+		if ((l->active_mask & bit) && l->until_ns[bss_index((__u32)i, MEMCGD_MAX_LEVELS - 1)] > now)
 			return i;
 		if ((cpu_mask & bit) &&
 		    cpu_level_until_ns[bss_index(gkey, 1)][bss_index((__u32)i, MEMCGD_MAX_LEVELS - 1)] > now)
@@ -226,31 +231,68 @@ static __always_inline int top_active_level(__u32 gen, __u64 now)
 	return -1;
 }
 
+/* The work item's passes over reclaim_order, each a bpf_loop() callback: the verifier checks
+ * a callback once, where it would walk an unrolled 64-step loop of kfunc calls and branches
+ * path by path. */
+struct pass_ctx {
+	__u32 gen;
+	int top;
+	__u64 now;
+	__u64 avail;
+	__u64 got;
+};
+
+static long plan_entry_cb(__u64 i, void *ctx)
+{
+	struct pass_ctx *c = ctx;
+
+	plan_entry(c->gen, (__u32)i, c->top, c->now);
+	return 0;
+}
+
+static long plan_count_cb(__u64 i, void *ctx)
+{
+	memcgd_plan_count(&reclaim_plan, (__u32)i);
+	return 0;
+}
+
+static long plan_take_cb(__u64 i, void *ctx)
+{
+	memcgd_plan_take(&reclaim_plan, (__u32)i);
+	return 0;
+}
+
+static long reclaim_entry_cb(__u64 i, void *ctx)
+{
+	struct pass_ctx *c = ctx;
+
+	c->got += reclaim_entry(c->gen, (__u32)i, c->now, c->avail, c->top);
+	return 0;
+}
+
 static int reclaim_pass(void *map, int *key, void *value)
 {
-	__u32 gen = active_gen, n = reclaim_order_n[gen & 1];
-	__u64 now = bpf_ktime_get_ns(), avail = available_now(), got = 0;
-	int top = top_active_level(gen, now);
+	struct pass_ctx c = { .gen = active_gen };
+	__u32 n = reclaim_order_n[bss_index(c.gen, 1)];
 
+	c.now = bpf_ktime_get_ns();
+	c.avail = available_now();
+	c.top = top_active_level(c.gen, c.now);
 	if (n > MEMCGD_MAX_RECLAIM_SLICES)
 		n = MEMCGD_MAX_RECLAIM_SLICES;
 	reclaim_plan.n = n;
-	for (__u32 i = 0; i < MEMCGD_MAX_RECLAIM_SLICES; i++) {
-		if (i >= n)
-			break;
-		plan_entry(gen, i, top, now);
-	}
-	if (top >= 0 && memcgd_reclaim_plan(&reclaim_plan, avail / page_size)) {
-		for (__u32 i = 0; i < MEMCGD_MAX_RECLAIM_SLICES; i++) {
-			if (i >= n)
-				break;
-			got += reclaim_entry(gen, i, now, avail, top);
-		}
+	if (c.top >= 0) {
+		bpf_loop(n, plan_entry_cb, &c, 0);
+		memcgd_plan_start(&reclaim_plan, c.avail / page_size);
+		bpf_loop(n, plan_count_cb, &c, 0);
+		bpf_loop(n, plan_take_cb, &c, 0);
+		if (reclaim_plan.taken)
+			bpf_loop(n, reclaim_entry_cb, &c, 0);
 	}
 	reclaim_stats.passes++;
-	reclaim_stats.pages += got;
-	reclaim_stats.last_ns = now;
-	reclaim_stats.last_avail = avail;
+	reclaim_stats.pages += c.got;
+	reclaim_stats.last_ns = c.now;
+	reclaim_stats.last_avail = c.avail;
 	reclaim_pending = 0;
 	return 0;
 }
@@ -277,7 +319,7 @@ void BPF_PROG(memcgd_memcg_charged, struct mem_cgroup *memcg, unsigned long nr_p
 	if (now - reclaim_last_kick_ns < RECLAIM_KICK_NS)
 		return;
 	/* an active level above the lowest Background= slice (reclaim_order starts with it) */
-	lowest = policy_of(gen, reclaim_order[gkey][0]);
+	lowest = policy_of(gen, reclaim_order[bss_index(gkey, 1)][0]);
 	if (!lowest || top_active_level(gen, now) <= (int)lowest->level)
 		return;
 	if (__sync_val_compare_and_swap(&reclaim_pending, 0, 1) != 0)

@@ -737,19 +737,33 @@ static void test_background_reclaim(void)
 	CHECK(shim_n_reclaims == 4 && shim_reclaims[3].pages >= 64 * MiB / 10 / 4096 - 1 &&
 	      shim_reclaims[3].pages <= 64 * MiB / 10 / 4096 + 1);
 
+	/* a pass that reclaimed more than its budget (batches) pushes the budget into the future:
+	 * nothing until the rate has paid for it, then the rate again */
+	low->reclaim_budget_ns = shim_now_ns + 500 * MS;
+	shim_now_ns += 20 * MS;
+	mc_root.shim_usage += 100 * MiB;
+	charged(&mc_high);
+	run_work();
+	CHECK(shim_n_reclaims == 4);
+	shim_now_ns += 580 * MS; /* 100 ms past the overdrawn budget */
+	charged(&mc_high);
+	run_work();
+	CHECK(shim_n_reclaims == 5 && shim_reclaims[4].pages >= 64 * MiB / 10 / 4096 - 1 &&
+	      shim_reclaims[4].pages <= 64 * MiB / 10 / 4096 + 1);
+
 	/* LOW down to its protection: nothing more to take */
 	mc_low.memory.low = mc_low.shim_usage / 4096;
 	shim_now_ns += SEC_NS;
 	charged(&mc_high);
 	run_work();
-	CHECK(shim_n_reclaims == 4);
+	CHECK(shim_n_reclaims == 5);
 
 	/* the kernel path off (memcgd uses memory.reclaim, or nothing): no work at all */
 	mc_low.memory.low = 0;
 	reclaim_enabled = 0;
 	shim_now_ns += SEC_NS;
 	charged(&mc_high);
-	CHECK(shim_wq_starts == 5);
+	CHECK(shim_wq_starts == 7);
 	reclaim_enabled = 1;
 	CHECK(shim_memcg_refs == 0 && shim_cgroup_refs == 0);
 }

@@ -154,3 +154,15 @@ static inline void *bpf_ringbuf_reserve(void *ringbuf, unsigned long long size, 
 static inline void bpf_ringbuf_submit(void *data, unsigned long long flags)
 {
 }
+
+/* bpf_loop(): the callback for 0..nr-1 until it returns non-zero */
+static inline long bpf_loop(unsigned int nr, long (*callback)(unsigned long long i, void *ctx), void *ctx,
+			    unsigned long long flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (callback(i, ctx))
+			return i + 1;
+	return i;
+}
