@@ -620,7 +620,7 @@ EXAMPLES=/usr/share/doc/memcgd/examples
 #            configuration a sysadmin would write without memcgd
 #   memcgd   memcgd with the example policies shipped in conf/
 #            (50-high.conf, 10-low.conf), unchanged
-#   memcgdbg memcgd with the shipped 50-high.conf and 10-low-background.conf
+#   memcgdbg memcgd with the shipped 50-high.conf and background/10-low.conf
 #            (low.slice: Delay=0, [Reclaim] Background=yes, Headroom=256M,
 #            Rate=64M), unchanged: background reclaim instead of the delay
 protection_latency() {	# protection_latency CONFIG
@@ -641,7 +641,7 @@ protection_latency() {	# protection_latency CONFIG
 	fi
 	if [[ "$1" == memcgd || "$1" == memcgdbg ]]; then
 		local low=10-low.conf
-		[[ "$1" == memcgdbg ]] && low=10-low-background.conf
+		[[ "$1" == memcgdbg ]] && low=background/10-low.conf
 		for f in 50-high.conf "$low"; do
 			[[ -r "$EXAMPLES/$f" ]] || die "$EXAMPLES/$f is not installed (meson installs conf/ there)"
 			cp "$EXAMPLES/$f" /etc/memcgd.d/
