@@ -67,7 +67,7 @@ struct memcgd_policy {
 	__u32 delay_ms;          /* get_high_delay_ms while a higher level is active; 0 = never */
 	__u32 flags;             /* MEMCGD_POLICY_* */
 	__u64 max_usage_bytes;   /* [Protect] MaxUsage=: no protection above it; 0 = no ceiling */
-	__u64 headroom_bytes;    /* [Reclaim] Headroom=: available memory to keep while a higher level is active */
+	__u64 headroom_bytes;    /* [Reclaim] Headroom=: free memory to keep while a higher level is active */
 	__u64 reclaim_rate;      /* [Reclaim] Rate=: bytes per second at most; 0 = no cap */
 };
 
@@ -98,7 +98,7 @@ struct memcgd_slice_state {
 	__u64 reclaim_errors;    /* bpf_try_to_free_mem_cgroup_pages() refusals */
 	__s64 reclaim_last_error;
 	__u64 reclaim_last_ns;   /* the last pass that took from it */
-	__u64 reclaim_last_avail;/* available memory (estimated, bytes) that pass saw */
+	__u64 reclaim_last_avail;/* free memory (estimated, bytes) that pass saw */
 	__u64 reclaim_last_level;/* the highest active level above it then */
 	__u64 reclaim_budget_ns; /* Rate=: the pass may take what accrued since this time (at most 1 s) */
 };
@@ -111,7 +111,7 @@ struct memcgd_reclaim_stats {
 	__u64 wq_errors;         /* bpf_wq_*() failed */
 	__s64 wq_last_error;
 	__u64 last_ns;           /* last pass */
-	__u64 last_avail;        /* available memory it estimated */
+	__u64 last_avail;        /* free memory it estimated */
 };
 
 /* Which priority levels are active: bit L of active_mask set means until_ns[L] may be in the

@@ -7,18 +7,18 @@
  *
  * memcg_charged is called when a task of a managed slice returns to user space after charging
  * memory. It checks, cheaply, whether a Background= slice may have to give memory back: memcgd
- * enabled the kernel path, some priority level may be active, and the available memory
- * estimated now is below the largest Headroom= of the active generation. Then it starts the
+ * enabled the kernel path, some priority level may be active, and the free memory estimated
+ * now is below the largest Headroom= of the active generation. Then it starts the
  * work item: at most one is queued or running, and it is started at most once per
  * RECLAIM_KICK_NS. The work item (a bpf_wq callback, which may sleep) builds the plan of
  * reclaim-plan.h from the Background= slices that a higher active level outranks, and
  * reclaims with bpf_try_to_free_mem_cgroup_pages(), as a write to each slice's memory.reclaim
  * would. No task is delayed, and the reclaim's CPU time is the workqueue's.
  *
- * Available memory: memcgd writes MemAvailable (reclaim_avail_bytes) with every update and then
- * moves reclaim_avail_seq; the first program that sees a new sequence notes the root memory
- * cgroup's usage, and until the next update the estimate is MemAvailable less what was charged
- * since (root usage now less then).
+ * Free memory: memcgd writes MemFree (reclaim_avail_bytes) with every update and then moves
+ * reclaim_avail_seq; the first program that sees a new sequence notes the root memory cgroup's
+ * usage, and until the next update the estimate is MemFree less what was charged since (root
+ * usage now less then).
  */
 
 #include "reclaim-plan.h"
@@ -44,7 +44,7 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (callback_fn)(void *m
 
 /* written by memcgd (mmapped .bss) */
 volatile __u32 reclaim_enabled;                        /* the kernel path is in use */
-volatile __u64 reclaim_avail_bytes;                    /* MemAvailable at memcgd's last update */
+volatile __u64 reclaim_avail_bytes;                    /* MemFree at memcgd's last update */
 volatile __u64 reclaim_avail_seq;                      /* moved after each reclaim_avail_bytes */
 volatile __u64 reclaim_max_headroom[2];                /* per generation: largest Headroom=, 0 = none */
 volatile __u32 reclaim_order[2][MEMCGD_MAX_RECLAIM_SLICES]; /* per generation: Background= slots, by level */
@@ -69,7 +69,7 @@ struct {
 	__type(value, struct reclaim_work);
 } reclaim_work SEC(".maps");
 
-/* Available memory now, in bytes (see the top of this file). */
+/* Free memory now, in bytes (see the top of this file). */
 static __always_inline __u64 available_now(void)
 {
 	__u64 seq = reclaim_avail_seq, avail = reclaim_avail_bytes, usage, base;

@@ -191,15 +191,6 @@ static int parse_max_usage(struct parse_state *st, const char *v, void *field, c
 	return r;
 }
 
-static int parse_background(struct parse_state *st, const char *v, void *field, char *err, size_t len)
-{
-	int r = parse_bool(v, field);
-
-	if (r < 0)
-		snprintf(err, len, "'%s' is not a boolean: expected yes or no", v);
-	return r;
-}
-
 static int parse_headroom(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
 	uint64_t *p = field;
@@ -234,7 +225,7 @@ static int parse_reclaim_path(struct parse_state *st, const char *v, void *field
 	return r;
 }
 
-static int parse_dry_run(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+static int parse_yes_no(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
 	int r = parse_bool(v, field);
 
@@ -257,10 +248,10 @@ static const struct key_def keys[] = {
 	SETTING("Protect", "MaxUsage", parse_max_usage, protect_max_usage),
 	SETTING("Throttle", "Delay", parse_delay, throttle_delay_usec),
 	SETTING("Throttle", "MaxContinuous", parse_max_continuous, throttle_max_usec),
-	SETTING("Reclaim", "Background", parse_background, reclaim_background),
+	SETTING("Reclaim", "Background", parse_yes_no, reclaim_background),
 	SETTING("Reclaim", "Headroom", parse_headroom, reclaim_headroom),
 	SETTING("Reclaim", "Rate", parse_reclaim_rate, reclaim_rate),
-	{ "Daemon", "DryRun", FILE_MAIN, parse_dry_run, offsetof(struct daemon_conf, dry_run), IN_DAEMON },
+	{ "Daemon", "DryRun", FILE_MAIN, parse_yes_no, offsetof(struct daemon_conf, dry_run), IN_DAEMON },
 	{ "Daemon", "UpdateInterval", FILE_MAIN, parse_interval,
 	  offsetof(struct daemon_conf, update_interval_usec), IN_DAEMON },
 	{ "Daemon", "MaxCgroups", FILE_MAIN, parse_max_cgroups, offsetof(struct daemon_conf, max_cgroups), IN_DAEMON },

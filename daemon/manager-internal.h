@@ -49,7 +49,6 @@ void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const u
 		       uint32_t gen);
 /* Every update, after the sampler: free memory for the kernel path, or the fallback's pass. */
 void mgr_reclaim_tick(struct manager *m);
-uint64_t mgr_free_memory(void);
 
 /* manager-publish.c */
 void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len);

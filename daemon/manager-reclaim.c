@@ -80,7 +80,7 @@ void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const u
 	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
 }
 
-uint64_t mgr_free_memory(void)
+static uint64_t free_memory(void)
 {
 	struct sysinfo si;
 
@@ -99,9 +99,9 @@ static int top_active_level(const struct manager *m)
 }
 
 /* memory.reclaim of one slice: 0, or -errno (-EAGAIN: the kernel reclaimed less than asked) */
-static int write_reclaim(const char *cgroup_root, const char *cgroup, uint64_t bytes)
+static int write_reclaim(const char *dir, uint64_t bytes)
 {
-	_cleanup_free_ char *path = strjoin3(cgroup_root, cgroup, "/memory.reclaim");
+	_cleanup_free_ char *path = strjoin3(dir, "/", "memory.reclaim");
 	char buf[32];
 	int fd, n, r = 0;
 
@@ -118,10 +118,10 @@ static int write_reclaim(const char *cgroup_root, const char *cgroup, uint64_t b
 }
 
 /* One pass of the fallback: the plan from memory.current/min/low, then memory.reclaim. */
-static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64_t now_ns)
+static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64_t page, uint64_t now_ns)
 {
 	struct memcgd_reclaim_plan *pl = &m->reclaim_plan;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t current[MEMCGD_MAX_RECLAIM_SLICES] = {};
 	int top = top_active_level(m);
 
 	if (top < 0)
@@ -140,6 +140,7 @@ static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64
 		dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
 		if (!dir || cgroup_read_memory_value(dir, "memory.current", &cur) < 0)
 			continue;
+		current[i] = cur;
 		cgroup_read_memory_value(dir, "memory.min", &min);
 		cgroup_read_memory_value(dir, "memory.low", &low);
 		prot = min > low ? min : low;
@@ -153,16 +154,14 @@ static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64
 		return;
 	for (size_t i = 0; i < m->reclaim_n; i++) {
 		struct slice_rt *rt = &m->rt[pl->e[i].slot];
-		uint64_t before = 0, after = 0;
+		uint64_t before = current[i], after = before;
 		_cleanup_free_ char *dir = NULL;
 		int r;
 
 		if (!pl->e[i].take || !rt->cgroup)
 			continue;
 		dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
-		if (dir)
-			cgroup_read_memory_value(dir, "memory.current", &before);
-		r = write_reclaim(m->opt.cgroup_root, rt->cgroup, pl->e[i].take * page);
+		r = dir ? write_reclaim(dir, pl->e[i].take * page) : -ENOMEM;
 		if (dir)
 			cgroup_read_memory_value(dir, "memory.current", &after);
 		rt->reclaim.last_ns = now_ns;
@@ -188,14 +187,14 @@ static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64
 
 void mgr_reclaim_tick(struct manager *m)
 {
-	uint64_t free_bytes;
+	uint64_t free_bytes, page = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	if (!m->reclaim_n || m->reclaim_path == RECLAIM_OFF)
 		return;
-	free_bytes = mgr_free_memory();
+	free_bytes = free_memory();
 	m->free_bytes = free_bytes;
 	if (m->reclaim_path == RECLAIM_DAEMON) {
-		reclaim_through_files(m, free_bytes, mgr_now_ns(CLOCK_MONOTONIC));
+		reclaim_through_files(m, free_bytes, page, mgr_now_ns(CLOCK_MONOTONIC));
 		return;
 	}
 	policy_maps_publish_free(&m->pm, free_bytes);
@@ -205,7 +204,7 @@ void mgr_reclaim_tick(struct manager *m)
 
 		if (!rt->in_use)
 			continue;
-		rt->reclaim.bytes = rt->st.reclaimed_pages * (uint64_t)sysconf(_SC_PAGESIZE);
+		rt->reclaim.bytes = rt->st.reclaimed_pages * page;
 		rt->reclaim.passes = rt->st.reclaim_passes;
 		rt->reclaim.errors = rt->st.reclaim_errors;
 		rt->reclaim.last_error = rt->st.reclaim_last_error;

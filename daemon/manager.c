@@ -147,9 +147,9 @@ static int reload_mode(struct manager *m, const struct memcgd_config *c, char *w
 		log_transition(LOG_NOTICE, "dry-run", NULL, 0, 0, "DryRun=no: enforcing again");
 	}
 	m->dry_run = dry;
+	/* off in a dry run; back to what it was at start when enforcing again (a daemon started
+	 * as a dry run cannot get here, see above) */
 	mgr_choose_reclaim_path(m, m->reclaim_want);
-	if (m->reclaim_path == RECLAIM_KERNEL && !m->pm.reclaim_kernel)
-		mgr_choose_reclaim_path(m, RECLAIM_PATH_DAEMON); /* loaded without it */
 	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
 	return 0;
 }

@@ -495,16 +495,3 @@ void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes)
 	__atomic_store_n(&bss->reclaim_avail_bytes, free_bytes, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&bss->reclaim_avail_seq, 1, __ATOMIC_RELEASE);
 }
-
-void policy_maps_reclaim_stats(const struct policy_maps *pm, struct memcgd_reclaim_stats *out)
-{
-	const struct memcgd_bpf__bss *bss = pm->skel->bss;
-
-	out->kicks = __atomic_load_n(&bss->reclaim_stats.kicks, __ATOMIC_RELAXED);
-	out->passes = __atomic_load_n(&bss->reclaim_stats.passes, __ATOMIC_RELAXED);
-	out->pages = __atomic_load_n(&bss->reclaim_stats.pages, __ATOMIC_RELAXED);
-	out->wq_errors = __atomic_load_n(&bss->reclaim_stats.wq_errors, __ATOMIC_RELAXED);
-	out->wq_last_error = __atomic_load_n(&bss->reclaim_stats.wq_last_error, __ATOMIC_RELAXED);
-	out->last_ns = __atomic_load_n(&bss->reclaim_stats.last_ns, __ATOMIC_RELAXED);
-	out->last_avail = __atomic_load_n(&bss->reclaim_stats.last_avail, __ATOMIC_RELAXED);
-}

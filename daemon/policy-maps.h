@@ -91,4 +91,3 @@ void policy_maps_write_reclaim_order(struct policy_maps *pm, uint32_t gen, const
 void policy_maps_set_reclaim_enabled(struct policy_maps *pm, bool enabled);
 /* Free memory now (every update): what the BPF side's estimate starts from. */
 void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes);
-void policy_maps_reclaim_stats(const struct policy_maps *pm, struct memcgd_reclaim_stats *out);
