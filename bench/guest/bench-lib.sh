@@ -23,7 +23,9 @@ WINDOW=$(cmdline_value memcgd.bench_window 20)
 # each slice's buffer: 75% of the guest's RAM, as the RFC's 3G of 4G
 MIB=$(cmdline_value memcgd.bench_mib $((mem_total_mib * 3 / 4)))
 MICRO_SECONDS=$(cmdline_value memcgd.bench_micro_seconds 8)
-MICRO_REPEATS=3
+# measurements of each condition per microbenchmark run, in ABBA order
+# (A B, B A, A B, ...: a drift within the run hits both alike); even
+MICRO_REPEATS=$(cmdline_value memcgd.bench_micro_repeats 4)
 
 say() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
 die() { say "FAIL: $*"; exit 1; }
@@ -475,23 +477,43 @@ micro_warm_up() {	# micro_warm_up SLICE
 # P3: the fault microbenchmark in low.slice with nothing attached, with
 # memcgd in dry-run mode (its fault-counting tracepoint program alone) and
 # with memcgd attached (tracepoint and memcg_bpf_ops; high.slice idle), in
-# turn. The middle condition splits P3's cost between the two.
+# ABBA order (none tracepoint attached, attached tracepoint none, ...). The
+# middle condition splits P3's cost between the two.
+p3_condition() {	# p3_condition none|tracepoint|attached REPEAT
+	stop_memcgd
+	case "$1" in
+	tracepoint) start_memcgd_dry_run high.slice low.slice ;;
+	attached) start_memcgd high.slice low.slice ;;
+	esac
+	result P3 "$1_$2" "$(faults_rate low.slice)" faults/s
+}
+
 run_p3() {
-	local i
+	local i c
 	protection none
 	write_policies >/dev/null
 	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
-		stop_memcgd
-		result P3 "none_$i" "$(faults_rate low.slice)" faults/s
-		start_memcgd_dry_run high.slice low.slice
-		result P3 "tracepoint_$i" "$(faults_rate low.slice)" faults/s
-		stop_memcgd
-		start_memcgd high.slice low.slice
-		result P3 "attached_$i" "$(faults_rate low.slice)" faults/s
+		for c in $(abba "$i" none tracepoint attached); do
+			p3_condition "$c" "$i"
+		done
 	done
+	stop_memcgd
+	start_memcgd high.slice low.slice
 	p3_program_cost
 	stop_memcgd
+}
+
+# abba REPEAT CONDITION...: the conditions in order on odd repeats, reversed
+# on even ones
+abba() {
+	local i=$1
+	shift
+	if ((i % 2)); then
+		printf '%s\n' "$@"
+	else
+		printf '%s\n' "$@" | tac
+	fi
 }
 
 # prog_stats PID TYPE: "CALLS NS" summed over the BPF programs of type TYPE
@@ -531,43 +553,69 @@ per() {	# per N D: N / D to one decimal (D an awk expression), 0 when D is not p
 	awk "BEGIN { d = $2; printf \"%.1f\", (d > 0 ? $1 / d : 0) }"
 }
 
-# P4: nothing attached, the fault and the charge microbenchmark, alternating.
+# P4: nothing attached, the fault and the charge microbenchmark, in ABBA
+# order (the ratio pairs each with the same on the other kernel).
 run_p4() {
-	local i
+	local i c
 	protection none
 	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
-		result P4 "faults_$i" "$(faults_rate low.slice)" faults/s
-		result P4 "charge_$i" "$(charge_rate low.slice)" MiB/s
+		for c in $(abba "$i" faults charge); do
+			case "$c" in
+			faults) result P4 "faults_$i" "$(faults_rate low.slice)" faults/s ;;
+			charge) result P4 "charge_$i" "$(charge_rate low.slice)" MiB/s ;;
+			esac
+		done
 	done
 }
 
 # P5: memcgd managing 2 slices (high, low) or 256 (plus 254 more, each with a
-# sleeping process); the fault microbenchmark in low.slice, alternating.
+# sleeping process); the fault microbenchmark in low.slice, in ABBA order.
+P5_EXTRA=()
+p5_manage() {	# p5_manage 2|256: memcgd manages that many slices
+	local s
+	if (($1 == 256)); then
+		for s in "${P5_EXTRA[@]}"; do
+			printf '[Slice]\nName=%s\nPriority=20\n[Throttle]\nDelay=10ms\n' "$s" >"/etc/memcgd.d/30-$s.conf"
+		done
+	else
+		rm -f /etc/memcgd.d/30-bench-s*.conf
+	fi
+	memcgctl reload >/dev/null
+	wait_for 120 "memcgd to manage $1 slices" memcgd_manages "$1"
+}
+
+attached_count() {	# the number of slices memcgd has attached
+	memcgctl status --json | python3 -c 'import json,sys; print(sum(1 for x in json.load(sys.stdin)["slices"] if x["attached"]))'
+}
+
+memcgd_manages() {	# memcgd_manages N: exactly N slices attached
+	(($(attached_count) == $1))
+}
+
 run_p5() {
-	local i s n=254 extra=()
+	local i c n=254
 	protection none
 	say "P5: starting $n more slices"
+	P5_EXTRA=()
 	for ((i = 1; i <= n; i++)); do
-		extra+=("$(printf 'bench-s%03d.slice' "$i")")
-		start_unit "$(printf 'bench-s%03d' "$i")" "${extra[-1]}" sleep infinity
+		P5_EXTRA+=("$(printf 'bench-s%03d.slice' "$i")")
+		start_unit "$(printf 'bench-s%03d' "$i")" "${P5_EXTRA[-1]}" sleep infinity
 	done
 	write_policies >/dev/null
 	start_memcgd high.slice low.slice
 	micro_warm_up low.slice
 	for ((i = 1; i <= MICRO_REPEATS; i++)); do
-		result P5 "slices2_$i" "$(faults_rate low.slice)" faults/s
-		for s in "${extra[@]}"; do
-			printf '[Slice]\nName=%s\nPriority=20\n[Throttle]\nDelay=10ms\n' "$s" >"/etc/memcgd.d/30-$s.conf"
+		for c in $(abba "$i" 2 256); do
+			p5_manage "$c"
+			if ((c == 256)); then
+				result P5 managed_slices "$(attached_count)" slices
+				result P5 "rss_kib_256slices_$i" "$(awk '/^VmRSS:/ { print $2 }' "/proc/$(systemctl show -P MainPID memcgd.service)/status")" KiB
+			fi
+			result P5 "slices${c}_$i" "$(faults_rate low.slice)" faults/s
 		done
-		memcgctl reload >/dev/null
-		wait_for 120 "memcgd to attach 256 slices" attached "${extra[0]}" "${extra[-1]}"
-		result P5 "managed_slices" "$(memcgctl status --json | python3 -c 'import json,sys; print(sum(1 for x in json.load(sys.stdin)["slices"] if x["attached"]))')" slices
-		result P5 "rss_kib_256slices_$i" "$(awk '/^VmRSS:/ { print $2 }' "/proc/$(systemctl show -P MainPID memcgd.service)/status")" KiB
-		result P5 "slices256_$i" "$(faults_rate low.slice)" faults/s
-		rm -f /etc/memcgd.d/30-bench-s*.conf
-		memcgctl reload >/dev/null
 	done
+	p5_manage 2
 }
 
 # footprint: RSS of memcgd with 2 and with 256 slices, start to READY,

@@ -15,6 +15,11 @@
 #   --memory MB          guest memory in MiB (default 2048)
 #   --swap SIZE          add a swap disk of SIZE (e.g. 1G), backed by /dev/shm
 #   --numa               two NUMA nodes (memory and vCPUs split in halves)
+#   --icount             deterministic instruction counting: TCG on one host
+#                        thread, -icount shift=0,sleep=off (guest time is the
+#                        emulated instruction count, 1 ns each), 1 vCPU (the
+#                        default --cpus then; another count is refused). For
+#                        microbenchmarks (scripts/bench); never KVM
 #   --timeout SEC        kill the guest after SEC seconds (default 3600)
 #   --test-timeout SEC   default per-test timeout in the guest (default 600)
 #   --append ARGS        extra kernel command line arguments
@@ -35,7 +40,7 @@
 source "$(dirname "$0")/lib.sh"
 
 kdir="${MEMCGD_KDIR:-}"
-payloads=() no_payload=0 tests="" tests_given=0 cpus=2 memory=2048 swap="" numa=0
+payloads=() no_payload=0 tests="" tests_given=0 cpus="" memory=2048 swap="" numa=0 icount=0
 timeout=3600 test_timeout=600 append="" shell=0 label=vm run_dir="" keep_image=0 verbose=0
 
 while (($#)); do
@@ -48,6 +53,7 @@ while (($#)); do
 	--memory) memory="$2"; shift ;;
 	--swap) swap="$2"; shift ;;
 	--numa) numa=1 ;;
+	--icount) icount=1 ;;
 	--timeout) timeout="$2"; shift ;;
 	--test-timeout) test_timeout="$2"; shift ;;
 	--append) append="$2"; shift ;;
@@ -64,6 +70,11 @@ done
 
 need_root
 ((tests_given || shell)) || tests="smoke/*"
+if ((icount)); then
+	[[ -z "$cpus" || "$cpus" == 1 ]] || die "--icount counts instructions on one vCPU: --cpus $cpus cannot go with it"
+	cpus=1
+fi
+cpus="${cpus:-2}"
 [[ "$cpus" =~ ^[1-9][0-9]*$ ]] || die "--cpus wants a positive number, got '$cpus'"
 [[ "$memory" =~ ^[1-9][0-9]*$ ]] || die "--memory wants MiB as a number, got '$memory'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got '$timeout'"
@@ -165,7 +176,12 @@ kvm_works() {
 	log "$label: KVM not usable here ($why): using TCG"
 	return 1
 }
-if [[ "${MEMCGD_ACCEL:-auto}" == kvm ]] || { [[ "${MEMCGD_ACCEL:-auto}" == auto ]] && kvm_works; }; then
+if ((icount)); then
+	# one host thread, guest clock = instructions executed, no idle-time
+	# sleeping: the same guest work reads the same time on any host
+	accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu "${MEMCGD_TCG_CPU:-max,vendor=GenuineIntel}")
+	accel_name=tcg-icount
+elif [[ "${MEMCGD_ACCEL:-auto}" == kvm ]] || { [[ "${MEMCGD_ACCEL:-auto}" == auto ]] && kvm_works; }; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
 else
 	accel=(-accel tcg,thread=multi -cpu "${MEMCGD_TCG_CPU:-max,vendor=GenuineIntel}") accel_name=tcg
