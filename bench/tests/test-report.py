@@ -1,11 +1,22 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Host test of bench/report.py on synthetic harness logs: ratios are medians
-of accepted runs, disturbed and failed runs are rejected with their reason and
-kept in the raw table, verdicts say by how much a target is missed, and the
-plot is a PNG. usage: test-report.py REPORT_PY"""
+"""Host test of bench/report.py on synthetic scripts/bench log directories
+whose answers are known: boots.tsv with key=value fields and old two-column
+lines; rejection for host load only, a rerun boot replacing a run (pairing
+uses the replacement, --host-busy lists only unreplaced runs); the latency
+targets; the icount microbenchmarks (mean per boot, icount preferred over
+TCG, P3 met at exactly 1.0, P5 missed at 0.9); a legacy ratio whose interval
+straddles its target; stall incidence; the CSV round trip (--from-data gives
+the same benchmarks.md, and an edited CSV changes it); every PNG is a PNG.
+With 3 or 5 pairs the 95 % bootstrap interval of the median runs from the
+smallest to the largest ratio (the median of a resample is the smallest
+value with probability 7 % and 6 %), so every interval below is known.
+usage: test-report.py REPORT_PY"""
+import csv
+import filecmp
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,8 +25,13 @@ report = sys.argv[1]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, done  # noqa: E402
 
+NORMAL = (60, 120, 3)        # 2.0 QEMU CPU-s/s, 0.05 other
+BUSY = (60, 120, 30)         # 0.50 other CPU-s/s: host busy
+PNG = b"\x89PNG\r\n\x1a\n"
 
-def boot(root, label, kernel_line, tests, loads, console=""):
+
+def boot(root, label, kernel_line, tests, loads=None, console="", fields=None, icount=False):
+    """One boot's directory and its boots.tsv line (two columns without fields)."""
     d = os.path.join(root, label)
     os.makedirs(d)
     with open(os.path.join(d, "console.log"), "w") as f:
@@ -25,18 +41,49 @@ def boot(root, label, kernel_line, tests, loads, console=""):
         for name, status, lines in tests:
             f.write(f"MEMCGD begin bench/{name}\n")
             f.write("| BENCH meta cpus 2\n| BENCH meta mem_mib 1987\n| BENCH meta buffer_mib 1490\n")
-            for l in lines:
-                f.write(f"| BENCH {l}\n")
+            for line in lines:
+                f.write(f"| BENCH {line}\n")
             f.write(f"MEMCGD end bench/{name} {status} 60.0\n")
         f.write("MEMCGD done\n")
+    loads = loads if loads is not None else {t[0]: NORMAL for t in tests}
     with open(os.path.join(d, "host-load.tsv"), "w") as f:
         f.write("test\twall_s\tqemu_cpu_s\tother_cpu_s\n")
         for name, (wall, qemu, other) in loads.items():
             f.write(f"bench/{name}\t{wall}\t{qemu}\t{other}\n")
     with open(os.path.join(d, "qemu.cmd"), "w") as f:
-        f.write("qemu-system-x86_64 -accel tcg,thread=multi -cpu max\n")
+        f.write("qemu-system-x86_64 " + ("-accel tcg,thread=single -icount shift=0,sleep=off -smp 1"
+                                         if icount else "-accel tcg,thread=multi -cpu max") + "\n")
+    os.utime(os.path.join(d, "results.log"), (1764806400, 1764806400))
     with open(os.path.join(root, "boots.tsv"), "a") as f:
-        f.write(f"{label}\t/nonexistent/{label}\n")
+        f.write(f"{label}\t/nonexistent/{label}" + "".join(f"\t{k}={v}" for k, v in (fields or {}).items()) + "\n")
+
+
+def run_report(*args):
+    p = subprocess.run([sys.executable, report, *args], capture_output=True, text=True)
+    if p.returncode:
+        print(p.stdout, p.stderr)
+    return p
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def row_of(md, name):
+    m = re.search(rf"^\| {re.escape(name)} \|.*$", md, re.M)
+    return m.group(0) if m else ""
+
+
+def cells(md, name):
+    """The cells of a Targets row after its name: what, median, interval, n, target, verdict."""
+    return [c.strip() for c in row_of(md, name).split("|")[2:-1]]
+
+
+def want_row(md, name, median, interval, n, verdict):
+    c = cells(md, name)
+    check(c[1:4] == [median, interval, n] and c[5] == verdict if len(c) == 6 else False,
+          f"{name}: median {median}, interval {interval}, n {n}, {verdict}: {row_of(md, name)}")
 
 
 def series(sc, sl, rate):
@@ -49,14 +96,233 @@ def stalled_series(sc, sl, rate, stall_until):
             for t in range(0, 51)]
 
 
+def pngs_ok(out, md, what):
+    files = sorted(f for f in os.listdir(out) if f.endswith(".png"))
+    refs = sorted(set(re.findall(r"!\[[^]]*\]\(([^)]+\.png)\)", md)))
+    check(files and all(open(os.path.join(out, f), "rb").read(8) == PNG for f in files),
+          f"{what}: every PNG written is a PNG: {files}")
+    check(refs == files, f"{what}: benchmarks.md shows exactly the PNGs written: {refs}")
+
+
+def round_trip(out, what, extra=()):
+    """--from-data on the CSVs gives the same benchmarks.md."""
+    again = out + "-again"
+    p = run_report("--from-data", os.path.join(out, "bench-data"), "--out", again, *extra)
+    check(p.returncode == 0, f"{what}: --from-data exits 0")
+    same = p.returncode == 0 and filecmp.cmp(os.path.join(out, "benchmarks.md"),
+                                             os.path.join(again, "benchmarks.md"), shallow=False)
+    check(same, f"{what}: benchmarks.md from the CSVs is byte-identical to the one from the raw logs")
+    check(not os.path.exists(os.path.join(again, "bench-data")), f"{what}: --from-data writes no CSVs")
+    if p.returncode == 0:
+        pngs_ok(again, read(os.path.join(again, "benchmarks.md")), f"{what} (from the CSVs)")
+    return again
+
+
 with tempfile.TemporaryDirectory() as root:
+    # ---------------------------------------------------------------------
+    # A: the new format. Five repetitions (group repN) of the latency
+    # scenarios on TCG, a rerun boot, unpatched boots in old two-column
+    # lines, and five icount pairs (group microN) for P3, P4, P5.
     runs = os.path.join(root, "runs")
     out = os.path.join(root, "out")
     os.makedirs(runs)
-    normal = (60, 120, 3)        # 2.0 QEMU CPU-s/s, 0.05 other
-    s1_high, s3_high = [100, 110, 120], [110, 121, 132]
+    with open(os.path.join(runs, "host.env"), "w") as f:
+        f.write("qemu_version=QEMU emulator version 7.2.11\n"
+                "host_cpu_model=Intel(R) Xeon(R) CPU @ 2.20GHz\n"
+                "host_cpu_flags=fpu vme sse2 avx2\n"
+                "host_mem_total_kib=8123456\n"
+                "host_thp=always [madvise] never\n"
+                "seed=4242\n"
+                "command='scripts/bench --reps 5 --test'\n")
+    kernel_p = "6.12.118-memcgd-default | #key SMP | abc123"
+    kernel_u = "6.12.118-memcgd-pristine | #key2 SMP | def456"
+    memcgd_p99 = [2, 2.5, 3, 3.5, 4]
+    s4_low = [450, 500, 550, 480, 520]
+    s0_unpatched = [250, 500, 1000, 500, 500]
+    l2_memcgd = [4, 5, 6, 7, 7.5]
+    for i in range(5):
+        g = f"rep{i + 1}"
+        tests = [
+            ("L1-none", "PASS", ["result L1-none high_p99 50 ms", "result L1-none low 30 MiB/s",
+                                 "hist L1-none high_run 10 50", "hist L1-none high_run 100 50"]),
+            ("L1-low", "PASS", ["result L1-low high_p99 10 ms", f"result L1-low low {[0, 10, 10, 10, 10][i]} MiB/s",
+                                "hist L1-low high_run 1 80", "hist L1-low high_run 10 20"]),
+            ("L1-lowhigh", "PASS", ["result L1-lowhigh high_p99 6 ms", "result L1-lowhigh low 5 MiB/s"]),
+            # the second repetition's L1-memcgd is disturbed (host busy) with an absurd
+            # p99: its rerun (rep2-rerun) must be the one paired
+            ("L1-memcgd", "PASS", [f"result L1-memcgd high_p99 {100 if i == 1 else memcgd_p99[i]} ms",
+                                   "result L1-memcgd low 20 MiB/s",
+                                   "hist L1-memcgd high_run 1.25893 90", "hist L1-memcgd high_run 3.16228 10"]
+             + series("L1-memcgd", "low", 20)),
+            ("L1-memcgdbg", "PASS", [f"result L1-memcgdbg high_p99 {1.5 * memcgd_p99[i]} ms",
+                                     "result L1-memcgdbg low 60 MiB/s"]),
+            ("L2-none", "PASS", ["result L2-none low_work_seconds 60 s", "result L2-none low_work_finished 1"]),
+            ("L2-low", "PASS", ["result L2-low low_work_seconds 80 s", "result L2-low low_work_finished 0",
+                                "result L2-low high_wake_p99 10 ms"]),
+            ("L2-memcgd", "PASS", [f"result L2-memcgd low_work_seconds {l2_memcgd[i]} s",
+                                   "result L2-memcgd low_work_finished 1", "result L2-memcgd high_wake_p99 30 ms"]),
+            ("S4", "PASS", [f"result S4 low {s4_low[i]} MiB/s"]),
+            ("S0", "PASS", ["result S0 low 500 MiB/s"]),
+            # P3 on TCG, 0.5: must not be used while icount boots exist
+            ("P3", "PASS", ["result P3 none_1 1000 faults/s", "result P3 attached_1 500 faults/s"]),
+        ]
+        loads = {t[0]: NORMAL for t in tests}
+        if i == 1:
+            loads["L1-memcgd"] = BUSY
+        if i == 2:
+            loads["L1-none"] = BUSY       # no rerun: --host-busy lists it
+        boot(runs, f"{g}-patched", kernel_p, tests, loads,
+             fields={"seed": 4242, "mode": "tcg", "kernel": "patched", "group": g})
+        boot(runs, f"{g}-unpatched", kernel_u, [("S0", "PASS", [f"result S0 low {s0_unpatched[i]} MiB/s"])])
+        if i == 1:
+            boot(runs, "rep2-rerun", kernel_p,
+                 [("L1-memcgd", "PASS", ["result L1-memcgd high_p99 2.5 ms", "result L1-memcgd low 20 MiB/s"])],
+                 fields={"seed": 4242, "mode": "tcg", "kernel": "patched", "group": "rep2"})
+    p4_faults = [996, 998, 1000, 1002, 1004]
+    scale = [1, 1.1, 0.9, 1.2, 0.95]
+    for i in range(5):
+        g, k = f"micro{i + 1}", scale[i]
+        # P3: none 1000/1000/1030 (mean 1010, median 1000), attached 1010 three times:
+        # the mean of each condition gives exactly 1.0, the median would give 1.01
+        p3 = []
+        for rep, none in enumerate((1000, 1000, 1030), 1):
+            p3 += [f"result P3 none_{rep} {none * k} faults/s", f"result P3 tracepoint_{rep} {1005 * k} faults/s",
+                   f"result P3 attached_{rep} {1010 * k} faults/s"]
+        p3 += ["result P3 diag_tracepoint_ns_per_call 250 ns", "result P3 diag_ops_ns_per_call 400 ns"]
+        boot(runs, f"{g}-patched", kernel_p,
+             [("P3", "PASS", p3),
+              ("P4", "PASS", [f"result P4 faults_1 {p4_faults[i] - 1} faults/s",
+                              f"result P4 faults_2 {p4_faults[i] + 1} faults/s",
+                              "result P4 charge_1 99 MiB/s", "result P4 charge_2 99 MiB/s"]),
+              ("P5", "PASS", [f"result P5 slices2_{rep} {1000 * k} faults/s" for rep in (1, 2)] +
+               [f"result P5 slices256_{rep} {900 * k} faults/s" for rep in (1, 2)] +
+               ["result P5 managed_slices 256 slices"])],
+             fields={"seed": 4242, "mode": "icount", "kernel": "patched", "group": g}, icount=True)
+        boot(runs, f"{g}-unpatched", kernel_u,
+             [("P4", "PASS", ["result P4 faults_1 999 faults/s", "result P4 faults_2 1001 faults/s",
+                              "result P4 charge_1 100 MiB/s", "result P4 charge_2 100 MiB/s"])],
+             fields={"seed": 4242, "mode": "icount", "kernel": "unpatched", "group": g}, icount=True)
+
+    p = run_report("--runs", runs, "--out", out)
+    check(p.returncode == 0, "A: report.py exits 0")
+    md = read(os.path.join(out, "benchmarks.md")) if p.returncode == 0 else ""
+
+    # setup from host.env and boots.tsv
+    check("Generated by `scripts/bench --reps 5 --test`, runs ended 2025-12-04 00:00 UTC" in md,
+          "A: the command from host.env (quotes removed), dated by the last results.log")
+    check("- Host: Intel(R) Xeon(R) CPU @ 2.20GHz, 7.7 GiB RAM, transparent huge pages `always [madvise] never`; "
+          "QEMU QEMU emulator version 7.2.11." in md, "A: host CPU, RAM, THP and QEMU version from host.env")
+    check("- Host CPU flags: `fpu vme sse2 avx2`." in md, "A: host CPU flags")
+    check("shuffled from the recorded seed 4242" in md, "A: the order seed is named")
+    check("- Repetitions: 21 boots (6 patched tcg, 5 unpatched tcg, 5 patched icount, 5 unpatched icount) "
+          "in 10 groups" in md, "A: boots counted per kernel and mode, 10 groups")
+    check(re.search(r"^\| rep3-unpatched \| rep3 \| unpatched \| tcg \| 4242 \| 1 \|$", md, re.M) is not None,
+          "A: a two-column boots.tsv line: kernel from the label, group its repN prefix, seed from host.env")
+    check(re.search(r"^\| micro4-unpatched \| micro4 \| unpatched \| icount \| 4242 \| 1 \|$", md, re.M) is not None,
+          "A: an icount boot with its group")
+    check("Rejection rule" in md and "QEMU got less" not in md, "A: no QEMU CPU rule any more")
+
+    # latency targets; rep2's L1-memcgd is the rerun's 2.5, not the busy run's 100
+    want_row(md, "L1", "0.300", "0.200–0.400", "5", "met")
+    want_row(md, "L1-static", "0.500", "0.333–0.667", "5", "met")
+    want_row(md, "L1b", "2.000", "2.000–2000.0", "5", "met")
+    want_row(md, "L2", "0.075", "0.050–0.094", "5", "met")
+    want_row(md, "L3", "3.000", "3.000–3.000", "5", "no target")
+    want_row(md, "B1", "1.500", "1.500–1.500", "5", "missed")
+    want_row(md, "B1b", "3.000", "3.000–3.000", "5", "met")
+    check(re.search(r"^\| rep2-patched \| 4 \| L1-memcgd \| PASS \| no: host busy: 0\.50 CPU-s/s besides QEMU; "
+                    r"rerun in rep2-rerun \|", md, re.M) is not None, "A: the busy run is marked rerun in rep2-rerun")
+    check(re.search(r"^\| rep3-patched \| 1 \| L1-none \| PASS \| no: host busy: 0\.50 CPU-s/s besides QEMU \|",
+                    md, re.M) is not None, "A: the busy run without a rerun has no rerun mark")
+
+    # microbenchmarks from the icount boots
+    want_row(md, "P3", "1.0000", "1.0000–1.0000", "5", "met")
+    want_row(md, "P3-tp", "0.9950", "0.9950–0.9950", "5", "no target")
+    want_row(md, "P4", "1.0000", "0.9960–1.0040", "5", "met")
+    want_row(md, "P4-charge", "0.9900", "0.9900–0.9900", "5", "missed")
+    want_row(md, "P5", "0.9000", "0.9000–0.9000", "5", "missed")
+    check("(icount boots: per 10^9 emulated instructions)" in row_of(md, "P3") and
+          "| within 1 % (0.99–1.01) |" in row_of(md, "P5"), "A: the micro rows name their unit and P5's target")
+    check("instruction counts under emulation are not cycles on hardware; TCG has no cache or NUMA latency" in md,
+          "A: the sentence on what instruction counts are not")
+    check(re.search(r"^\| P3 \[icount\] \| none \| faults per 10\^9 emulated instructions \| 1,010 \| "
+                    r"909–1,212 \| 2\.97 % \| 5 \|$", md, re.M) is not None,
+          "A: P3's per-boot means in faults per 10^9 emulated instructions, spread 30/1010")
+    check(re.search(r"^\| P3 \[icount\] \| diag_ops_ns_per_call \| emulated ns \(= instructions\) \| 400 \| 400 \| "
+                    r"400 \| 5 \|$", md, re.M) is not None, "A: the BPF run-time statistics beside P3")
+
+    # legacy: cross-kernel pairing by group (two-column unpatched lines), and a straddle
+    want_row(md, "K0", "1.000", "0.500–2.000", "5", "no target")
+    want_row(md, "P2b", "1.000", "0.900–1.100", "5", "inconclusive")
+    check(cells(md, "P2b")[0].startswith("legacy: ratio of a sequential writer's MiB/s"),
+          "A: legacy rows are labelled as such")
+    want_row(md, "P1", "-", "-", "-", "not run (no run of S3, S1)")
+    want_row(md, "K0f", "-", "-", "-", "not run (no run of S0f, S0f (unpatched))")
+    names = [m.group(1) for m in re.finditer(r"^\| ([A-Z][\w-]*) \| [^|]* \| [-\d.]+ \| ", md, re.M)]
+    order = ["L1", "L1-static", "L1b", "L2", "L3", "B1", "B1b", "P3", "P3-tp", "P3-ops", "P4", "P4-charge", "P5",
+             "P1", "P1b", "P2", "P2b", "P2b-f", "T", "K0", "K0f"]
+    check(names[:len(order)] == order, f"A: one Targets table, latency, micro, legacy: {names[:len(order)]}")
+
+    # plots: drawn where there are data, the missing configurations named
+    check("No data for L2-lowhigh, L2-memcgdbg." in md, "A: the recovery plot names the L2 runs it lacks")
+    check("benchmarks-latency-cdf.png" in md and "benchmarks-forest.png" in md and "benchmarks.png" not in md,
+          "A: CDF and forest plots, no legacy progress plot without S1-S4")
+    pngs_ok(out, md, "A")
+
+    # --host-busy: only the run without an accepted replacement
+    def tree(*dirs):
+        return sorted((d, os.path.getmtime(os.path.join(d, f)), f) for top in dirs
+                      for d, _, files in os.walk(top) for f in files)
+    before = tree(runs, out)
+    hb = run_report("--runs", runs, "--host-busy")
+    check(hb.returncode == 0 and hb.stdout == "L1-none\tpatched\trep3\n" and hb.stderr == "",
+          f"A: --host-busy lists L1-none of rep3 only: {hb.stdout!r}")
+    check(tree(runs, out) == before, "A: --host-busy writes no file")
+
+    # the committed data
+    bd = os.path.join(out, "bench-data")
+    check(sorted(os.listdir(bd)) == ["boots.csv", "hist.csv", "host.env", "meta.csv", "runs.csv", "series.csv"],
+          f"A: bench-data holds {sorted(os.listdir(bd))}")
+    check(read(os.path.join(bd, "host.env")) == read(os.path.join(runs, "host.env")), "A: host.env copied")
+    rows = list(csv.DictReader(open(os.path.join(bd, "runs.csv"))))
+    busy = [r for r in rows if r["boot"] == "rep2-patched" and r["scenario"] == "L1-memcgd" and r["metric"] == "high_p99"]
+    check(len(busy) == 1 and busy[0]["value"] == "100" and busy[0]["accepted"] == "no" and
+          busy[0]["reject_reason"].endswith("rerun in rep2-rerun") and busy[0]["group"] == "rep2" and
+          busy[0]["other_cpu_s"] == "30", f"A: runs.csv keeps the rejected run with its reason: {busy}")
+    none3 = [r for r in rows if r["boot"] == "micro1-patched" and r["metric"] == "none"]
+    check([(r["repeat"], r["value"], r["unit"], r["mode"]) for r in none3] ==
+          [("1", "1000", "faults/s", "icount"), ("2", "1000", "faults/s", "icount"), ("3", "1030", "faults/s", "icount")],
+          f"A: repeats of a condition are rows with their index: {none3}")
+    hist = list(csv.reader(open(os.path.join(bd, "hist.csv"))))
+    check(["rep1", "rep1-patched", "4", "L1-memcgd", "high_run", "1.25893", "90"] in hist,
+          "A: hist.csv has the probe's buckets")
+    boots = {r["label"]: r for r in csv.DictReader(open(os.path.join(bd, "boots.csv")))}
+    check((boots["micro2-patched"]["mode"], boots["micro2-patched"]["group"], boots["micro2-patched"]["accel"]) ==
+          ("icount", "micro2", "tcg") and boots["rep1-unpatched"]["kernel"] == "unpatched",
+          "A: boots.csv has kernel, mode, group, accelerator")
+    check(["rep1-patched", "4", "L1-memcgd", "cpus", "2"] in list(csv.reader(open(os.path.join(bd, "meta.csv")))),
+          "A: meta.csv has the runs' meta lines")
+
+    again = round_trip(out, "A")
+    # the CSVs are what the report reads: an edited value changes it
+    edited = os.path.join(root, "edited")
+    shutil.copytree(bd, edited)
+    text = read(os.path.join(edited, "runs.csv")).replace(
+        "rep1,rep1-patched,patched,tcg,4,L1-memcgd,high_p99,1,2,", "rep1,rep1-patched,patched,tcg,4,L1-memcgd,high_p99,1,9,")
+    with open(os.path.join(edited, "runs.csv"), "w") as f:
+        f.write(text)
+    pe = run_report("--from-data", edited, "--out", os.path.join(root, "out-edited"), "--no-plot")
+    md_e = read(os.path.join(root, "out-edited", "benchmarks.md")) if pe.returncode == 0 else ""
+    want_row(md_e, "L1", "0.350", "0.250–0.900", "5", "inconclusive")
+
+    # ---------------------------------------------------------------------
+    # B: an old log directory (two-column boots.tsv, no host.env): the
+    # legacy scenarios, groups from the labels, P3-P5 from TCG
+    runs_b, out_b = os.path.join(root, "runs-b"), os.path.join(root, "out-b")
+    os.makedirs(runs_b)
+    s1_high, s3_high = [100, 110, 120], [90, 121, 132]
     s1_low, s3_low = [50, 50, 50], [40, 45, 50]
-    s2_low, s4_low, s0_low = [10, 12, 11], [500, 520, 510], [530, 540, 550]
+    s2_low, s4_low_b, s0_low = [10, 12, 11], [500, 520, 510], [530, 540, 550]
     for i in range(3):
         tests = [
             ("S1", "PASS", series("S1", "high", s1_high[i]) + series("S1", "low", s1_low[i]) +
@@ -64,141 +330,89 @@ with tempfile.TemporaryDirectory() as root:
             ("S3", "PASS", series("S3", "high", s3_high[i]) + series("S3", "low", s3_low[i]) +
              [f"result S3 high {s3_high[i]} MiB/s", f"result S3 low {s3_low[i]} MiB/s"]),
             ("S2", "PASS", series("S2", "low", s2_low[i]) + [f"result S2 low {s2_low[i]} MiB/s"]),
-            ("S4", "PASS", series("S4", "low", s4_low[i]) + [f"result S4 low {s4_low[i]} MiB/s"]),
-            ("S5", "PASS", [f"result S5 low_alone 1000 MiB/s"]),
+            ("S4", "PASS", series("S4", "low", s4_low_b[i]) + [f"result S4 low {s4_low_b[i]} MiB/s"]),
+            ("S5", "PASS", ["result S5 low_alone 1000 MiB/s"]),
             ("S0", "PASS", stalled_series("S0", "low", 1000, [10, 20, 49][i]) + [f"result S0 low {s0_low[i]} MiB/s"]),
-            ("S4t", "PASS", [l for l in series("S4t", "low", 100) if not 10 < float(l.split()[3]) < 40] +
+            ("S4t", "PASS", [line for line in series("S4t", "low", 100) if not 10 < float(line.split()[3]) < 40] +
              [f"result S4t low {s0_low[i] // 2} MiB/s"]),
-            ("P3", "PASS", [f"result P3 none_1 1000 faults/s", f"result P3 tracepoint_1 995 faults/s",
-                            f"result P3 attached_1 990 faults/s",
-                            f"result P3 none_2 1010 faults/s", f"result P3 tracepoint_2 1000 faults/s",
-                            f"result P3 attached_2 985 faults/s"]),
-            ("P5", "PASS", ["result P5 slices2_1 1000 faults/s", "result P5 slices256_1 950 faults/s"]),
-            ("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 300 MiB/s"]),
-            ("L1-memcgd", "PASS", [f"result L1-memcgd high_p99 {[2.5, 3.5, 4.5][i]} ms",
-                                   "hist L1-memcgd high_run 1.25893 3", "result L1-memcgd low 20 MiB/s"]),
-            ("L1-low", "PASS", ["result L1-low high_p99 10 ms", f"result L1-low low {[0, 10, 10][i]} MiB/s"]),
-            ("L1-lowhigh", "PASS", ["result L1-lowhigh high_p99 5 ms", "result L1-lowhigh low 5 MiB/s"]),
+            ("P3", "PASS", ["result P3 none_1 1000 faults/s", "result P3 attached_1 990 faults/s",
+                            "result P3 none_2 1010 faults/s", "result P3 attached_2 985 faults/s"]),
         ]
-        loads = {t[0]: normal for t in tests}
         # the guest's RCU stall report during S0 of the second boot, with its register dump
         console = ("[ 10.0] memcgd-vm-tests: begin bench/S1 (timeout 900s)\n"
                    "[ 20.0] memcgd-vm-tests: begin bench/S0 (timeout 900s)\n"
                    "[ 50.0] rcu: INFO: rcu_sched self-detected stall on CPU\n"
                    "[ 50.1] RIP: 0010:copy_mc_enhanced_fast_string+0x6/0xb\n"
                    "[ 90.0] memcgd-vm-tests: begin bench/S4 (timeout 900s)\n") if i == 1 else ""
-        boot(runs, f"rep{i + 1}-patched", "6.12.118-memcgd-default | #key SMP | abc123", tests, loads,
-             console)
-        boot(runs, f"rep{i + 1}-unpatched", "6.12.118-memcgd-pristine | #key2 SMP | def456",
-             [("P4", "PASS", ["result P4 faults_1 1000 faults/s", "result P4 charge_1 400 MiB/s"]),
-              ("S0", "PASS", stalled_series("S0", "low", 1000, [5, 49, 49][i]) +
-               [f"result S0 low {[1000, 20, 30][i]} MiB/s"])],
-             {"P4": normal, "S0": normal})
-    # a disturbed run (the host was busy) with an absurd S3 high, a starved one,
-    # and a failed one: all three must stay out of the medians
-    boot(runs, "rep4-patched", "6.12.118-memcgd-default | #key SMP | abc123",
+        boot(runs_b, f"rep{i + 1}-patched", kernel_p, tests, console=console)
+        boot(runs_b, f"rep{i + 1}-unpatched", kernel_u,
+             [("S0", "PASS", stalled_series("S0", "low", 1000, [5, 49, 49][i]) +
+               [f"result S0 low {[1000, 20, 30][i]} MiB/s"])])
+    # a busy-host run with an absurd S3, a run in which QEMU merely got less CPU
+    # (accepted now), and a failed one
+    boot(runs_b, "rep4-patched", kernel_p,
          [("S3", "PASS", ["result S3 high 99999 MiB/s", "result S3 low 99999 MiB/s"]),
           ("S1", "PASS", ["result S1 high 1 MiB/s", "result S1 low 1 MiB/s"]),
           ("S4", "FAIL", ["result S4 low 1 MiB/s"])],
-         {"S3": (60, 120, 30), "S1": (60, 60, 3), "S4": normal})
+         {"S3": BUSY, "S1": (60, 60, 3), "S4": NORMAL})
     with open(os.path.join(root, "notes.md"), "w") as f:
         f.write("Synthetic notes paragraph.\n")
-
-    # the report is dated by its runs, not by when it is written
-    for label in os.listdir(runs):
-        if os.path.isdir(os.path.join(runs, label)):
-            os.utime(os.path.join(runs, label, "results.log"), (1764806400, 1764806400))
-    p = subprocess.run([sys.executable, report, "--runs", runs, "--out", out, "--notes",
-                        os.path.join(root, "notes.md"), "--command", "scripts/bench --test"],
-                       capture_output=True, text=True)
-    print(p.stdout, p.stderr)
-    check(p.returncode == 0, "report.py exits 0")
-    md = open(os.path.join(out, "benchmarks.md")).read() if p.returncode == 0 else ""
-
-    def row(name):
-        m = re.search(rf"^\| {re.escape(name)} \|.*$", md, re.M)
-        return m.group(0) if m else ""
-
-    check("| 1.100 |" in row("P1") and "| met |" in row("P1"), "P1 = median 121 / median 110 = 1.10, met: " + row("P1"))
-    check("| 0.900 |" in row("P1b") and "missed by 10.0%" in row("P1b"), "P1b = 45/50 missed by 10%: " + row("P1b"))
-    check("| 46.4 |" in row("P2") and "| met |" in row("P2"), "P2 = 510/11 = 46.4 met: " + row("P2"))
-    check("| 0.944 |" in row("P2b") and "missed by" in row("P2b"), "P2b = 510/540 = 0.944, missed: " + row("P2b"))
-    check("| 0.500 |" in row("T") and "| no target |" in row("T") and "| - |" in row("T"),
-          "T = 270/540 = 0.5, informational: " + row("T"))
+    notes = ("--notes", os.path.join(root, "notes.md"), "--command", "scripts/bench --test")
+    p = run_report("--runs", runs_b, "--out", out_b, *notes)
+    check(p.returncode == 0, "B: report.py exits 0 on an old log directory")
+    md = read(os.path.join(out_b, "benchmarks.md")) if p.returncode == 0 else ""
+    # P1 = S3/S1 high per group: 0.9, 1.1, 1.1; the interval 0.9-1.1 straddles 1.0
+    want_row(md, "P1", "1.100", "0.900–1.100", "3", "inconclusive")
+    want_row(md, "P2", "46.4", "43.3–50.0", "3", "met")
+    # K0 pairs rep1-patched with rep1-unpatched (the label's repN): 0.53, 27, 18.3
+    want_row(md, "K0", "18.3", "0.530–27.0", "3", "no target")
+    want_row(md, "P3", "0.9826", "0.9826–0.9826", "3", "missed")
+    check("(TCG boots: no icount boot ran)" in row_of(md, "P3") and "No icount boot ran" in md,
+          "B: P3 from TCG boots, saying so")
+    want_row(md, "L1", "-", "-", "-", "not run (no run of L1-memcgd, L1-low)")
+    check("- Host: not recorded (no host.env in the log directory)." in md and "no order seed recorded" in md,
+          "B: no host.env, no seed: said so")
+    check(re.search(r"\| rep4-patched \| 1 \| S3 \| PASS \| no: host busy: 0\.50 CPU-s/s besides QEMU \|", md)
+          is not None, "B: the busy-host run is rejected with its reason")
+    check(re.search(r"\| rep4-patched \| 2 \| S1 \| PASS \| yes \|", md) is not None,
+          "B: a run in which QEMU got less CPU is accepted")
+    check(re.search(r"\| rep4-patched \| 3 \| S4 \| FAIL \| no: test FAIL", md) is not None, "B: failed run rejected")
     check(re.search(r"^\| S0 \|[^|]*\| 11, 21, never \| 21 \|$", md, re.M) is not None,
-          "S0 recovery: at 11, 21 s, and a run stalled past its end (rate 500 needs 3 s in a row)")
-    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 1 \|$", md, re.M) is not None, "S4 ran at 500+ MiB/s throughout")
-    check(re.search(r"^\| S2 \|[^|]*\| never, never, never \| never \|$", md, re.M) is not None,
-          "S2 at 10-12 MiB/s never recovers")
+          "B: S0 recovery at 11, 21 s, and a run stalled past its end")
     check(re.search(r"^\| S0 \|[^|]*\| 1, 1, 1 \| 1 of 3: rep2-patched #6: copy_mc_enhanced_fast_string \| "
-                    r"1 of 3 \(0\.06–0\.79\) \|$",
-                    md, re.M) is not None, "S0's RCU stall report is named with its run and function")
-    check(re.search(r"^\| S4 \|[^|]*\| 1, 1, 1 \| 0 of 3 \| 0 of 3 \(0\.00–0\.56\) \|$", md, re.M) is not None,
-          "S4: no pause, no stall report (the report before it belongs to S0)")
+                    r"1 of 3 \(0\.06–0\.79\) \|$", md, re.M) is not None,
+          "B: stall incidence: S0's RCU stall report named with its run and function, 1 of 3 with its interval")
     check(re.search(r"^\| S4t \|[^|]*\| 30, 30, 30 \| 0 of 3 \| 3 of 3 \(0\.44–1\.00\) \|$", md, re.M) is not None,
-          "S4t's writer logged nothing from 10 to 40 s: a 30-s pause, a stall in each run")
-    check("not measured" in row("P2b-f"), "P2b-f without S4f/S0f is not measured: " + row("P2b-f"))
-    check("| 0.983 |" in row("P3") and "| met |" in row("P3"), "P3 = 987.5/1005 = 0.983 met: " + row("P3"))
-    check("| 0.993 |" in row("P3-tp") and "| no target |" in row("P3-tp"),
-          "P3-tp = 997.5/1005 = 0.993, informational: " + row("P3-tp"))
-    check("| 0.990 |" in row("P3-ops") and "| no target |" in row("P3-ops"),
-          "P3-ops = 987.5/997.5 = 0.990, informational: " + row("P3-ops"))
-    check("| 1.000 |" in row("P4") and "| met |" in row("P4"), "P4 faults = 1.00: " + row("P4"))
-    check("| 0.750 |" in row("P4-charge") and "missed by 24.2%" in row("P4-charge"), "P4-charge 300/400: " + row("P4-charge"))
-    check("| 0.950 |" in row("P5") and "5.0% apart" in row("P5"), "P5 0.95 outside 1 ± 0.02: " + row("P5"))
-    check(re.search(r"\| rep4-patched \| 1 \| S3 \| PASS \| no: host busy: 0\.50 CPU-s/s", md) is not None,
-          "busy host run rejected with its reason")
-    check(re.search(r"\| rep4-patched \| 2 \| S1 \| PASS \| no: QEMU got 1\.00 CPU-s/s, usual 2\.00", md) is not None,
-          "starved QEMU run rejected with its reason")
-    check(re.search(r"\| rep4-patched \| 3 \| S4 \| FAIL \| no: test FAIL", md) is not None, "failed run rejected")
-    check("| 3 of 4 |" in md, "scenario table counts accepted of all runs")
-    check("Synthetic notes paragraph." in md, "notes are included")
-    check("runs ended 2025-12-04 00:00 UTC" in md, "dated by the last results.log")
-    n_runs = len(re.findall(r"^\| rep\d-", md, re.M))
-    check(f"the {n_runs} runs took {n_runs} min in the guests" in md, f"guest time of {n_runs} runs of 60 s each")
-    check("build id `abc123`" in md and "build id `def456`" in md, "both kernels' build ids are named")
-    check("3 rejected" in p.stdout, "summary counts rejected runs")
-    check("each followed by a boot of the unpatched kernel for P4, S0 (3 in all)" in md,
-          "the unpatched boots and their scenarios are counted")
-    check("| 18.0 |" in row("K0") and "| no target |" in row("K0"),
-          "K0 = S0 patched / unpatched = 540/30 = 18.0, informational: " + row("K0"))
-    check("not measured" in row("K0f"), "K0f without S0f runs is not measured: " + row("K0f"))
-    check(re.search(r"^\| S0 \(unpatched\) \|[^|]*\| 6, never, never \| never \|$", md, re.M) is not None,
-          "the unpatched kernel's S0 runs have their own recovery row")
-    check(re.search(r"^\| L1-memcgd \| latency probe in high, batch writer in low: memcgd, shipped example "
-                    r"policies \| high_p99 \(ms\) \| 3.50 \| 2.50 \| 4.50 \| 3 of 3 \|$", md, re.M) is not None,
-          "the latency scenario's p99 is in the scenario table")
-    # latency targets, per boot pair: L1 = 2.5/10, 3.5/10, 4.5/10; with three
-    # boots the bootstrap interval of the median spans the smallest to the largest
-    check("| L1 | high.slice p99 latency under contention: memcgd / memory.low | 3 | 0.350 | 0.250–0.450 | ≤ 0.5 | met |"
-          in md, "L1: ratios 0.25, 0.35, 0.45, interval below 0.5: met")
-    check("| L1-static | high.slice p99 latency under contention: memcgd / memory.low + memory.high on low | 3 | "
-          "0.700 | 0.500–0.900 | ≤ 0.8 | inconclusive |" in md, "L1-static: interval 0.5-0.9 spans 0.8: inconclusive")
-    check("| L1b | low.slice throughput under contention: memcgd / memory.low | 3 | 2.000 | 2.000–2000.0 | ≥ 1 | met |"
-          in md, "L1b: a starved memory.low run (0 MiB/s) counts as 0.01, ratio 2000")
-    check(re.search(r"^\| L2 \|[^|]*\| 0 \| - \| - \| ≤ 0.1 \| inconclusive \(n = 0 < 3 boots\) \|$", md, re.M)
-          is not None, "L2 without its scenarios: n = 0, inconclusive")
-    check(re.search(r"^\| L3 \|[^|]*\| 0 \| - \| - \| - \| no target \|$", md, re.M) is not None,
-          "L3 has no target")
-    png = os.path.join(out, "benchmarks.png")
-    check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot is a PNG")
+          "B: S4t's 30-s pauses are stalls in each run")
+    check("Synthetic notes paragraph." in md and "Generated by `scripts/bench --test`" in md, "B: notes and command")
+    check("build id `abc123`" in md and "build id `def456`" in md, "B: both kernels' build ids are named")
+    check("_Plot not drawn: no accepted L1 run with a latency histogram._" in md and
+          "_Plot not drawn: no accepted L2 run with low.slice's work time._" in md,
+          "B: the latency plots are skipped, and the page says so")
+    check("![per-second progress" in md, "B: the legacy progress plot, S1-S4 ran")
+    pngs_ok(out_b, md, "B")
+    hb = run_report("--runs", runs_b, "--host-busy")
+    check(hb.stdout == "S3\tpatched\trep4\n", f"B: --host-busy lists S3 of rep4: {hb.stdout!r}")
+    round_trip(out_b, "B", notes)
 
-    # a run without P4 boots no unpatched kernel, and the report does not say it did
-    runs2, out2 = os.path.join(root, "runs2"), os.path.join(root, "out2")
-    os.makedirs(runs2)
-    boot(runs2, "rep1-patched", "6.12.118-memcgd-default | #key SMP | abc123",
-         [("S1", "PASS", series("S1", "high", 100) + ["result S1 high 100 MiB/s", "result S1 low 5 MiB/s"])],
-         {"S1": normal})
-    p2 = subprocess.run([sys.executable, report, "--runs", runs2, "--out", out2, "--command", "scripts/bench --test"],
-                        capture_output=True, text=True)
-    md2 = open(os.path.join(out2, "benchmarks.md")).read() if p2.returncode == 0 else ""
-    check("Targets of the latency scenarios" not in md2, "no latency targets table without latency runs")
-    check(p2.returncode == 0 and "1 boots of the patched kernel with the scenarios in a rotated order;" in md2
-          and "unpatched kernel for" not in md2, "no unpatched boot is claimed without P4: " + p2.stderr.strip())
+    # a stale plot of an earlier report goes when its scenarios no longer ran
+    shutil.copy(os.path.join(out, "benchmarks-forest.png"), os.path.join(out_b, "benchmarks-latency-cdf.png"))
+    run_report("--runs", runs_b, "--out", out_b, *notes)
+    check(not os.path.exists(os.path.join(out_b, "benchmarks-latency-cdf.png")), "B: a stale PNG is removed")
 
-    bad = subprocess.run([sys.executable, report, "--runs", root + "/nothing", "--out", out],
-                         capture_output=True, text=True)
+    # ---------------------------------------------------------------------
+    # errors
+    bad = run_report("--runs", root + "/nothing", "--out", out)
     check(bad.returncode != 0 and "boots.tsv missing" in bad.stderr, "a wrong log directory is named: " + bad.stderr.strip())
+    runs_c = os.path.join(root, "runs-c")
+    os.makedirs(runs_c)
+    with open(os.path.join(runs_c, "boots.tsv"), "w") as f:
+        f.write("rep1-patched\t/k\tkernel=weird\n")
+    bad = run_report("--runs", runs_c, "--host-busy")
+    check(bad.returncode != 0 and "boots.tsv:1: kernel=weird" in bad.stderr and bad.stdout == "",
+          "a bad boots.tsv field is named with its line: " + bad.stderr.strip())
+    bad = run_report("--from-data", os.path.join(root, "nothing"), "--out", out)
+    check(bad.returncode != 0 and "not a bench-data directory" in bad.stderr, "a wrong data directory is named")
 
 done()
 print("all report checks passed")

@@ -10,7 +10,6 @@ import importlib.util
 import itertools
 import math
 import os
-import random
 import subprocess
 import sys
 

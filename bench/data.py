@@ -1,0 +1,390 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The per-run records of scripts/bench: loaded from its raw log directory or
+from the committed CSVs (bench-data/), and written as those CSVs.
+
+Both loaders return the same Data (boots, runs, host.env), so everything after
+loading (rejection, ratios, tables, plots) is one code path, and a report
+regenerated from the CSVs is byte-identical to one from the raw logs.
+
+The raw log directory (written by scripts/bench):
+  boots.tsv   one line per boot: LABEL<TAB>KDIR, then optional <TAB>key=value
+              fields: seed=N (the order seed), mode=tcg|icount|kvm,
+              kernel=patched|unpatched, group=NAME (the pairing unit). Old
+              two-column lines: the kernel is "unpatched" when the label
+              says so, the group is the label's "repN" prefix, the mode is
+              icount when qemu.cmd has -icount, else its accelerator. Unknown
+              keys are ignored.
+  host.env    optional, key=value lines (qemu_version, host_cpu_model,
+              host_cpu_flags, host_mem_total_kib, host_thp, seed, command);
+              a value in matching quotes loses them.
+  LABEL/      per boot: results.log (harness), host-load.tsv
+              (bench/sample-host.py), qemu.cmd, console.log.
+
+The CSVs (bench-data/): boots.csv, runs.csv (one row per run and metric
+value; a run without values has one row with an empty metric), series.csv,
+hist.csv, meta.csv, host.env (a copy). Floats are written so that they read
+back as the same float.
+"""
+import csv
+import os
+import re
+
+MODES = ("tcg", "icount", "kvm")
+KERNELS = ("patched", "unpatched")
+
+
+class DataError(Exception):
+    pass
+
+
+class Boot:
+    def __init__(self, label, kdir, kernel, mode, group, seed, accel, ident, ended):
+        self.label, self.kdir, self.kernel, self.mode = label, kdir, kernel, mode
+        self.group, self.seed, self.accel = group, seed, accel
+        self.ident = ident        # [release, version, build id] or None
+        self.ended = ended        # results.log's mtime (seconds since the epoch) or None
+
+
+class Run:
+    """One scenario in one boot."""
+
+    def __init__(self, boot, order, scenario):
+        self.boot, self.group, self.kernel, self.mode = boot.label, boot.group, boot.kernel, boot.mode
+        self.order, self.scenario = order, scenario
+        self.status = "?"
+        self.seconds = None    # the test's duration in the guest
+        self.results = {}      # metric (repeats pooled, see metric_base) -> [values]
+        self.units = {}        # metric -> unit
+        self.series = {}       # slice -> [(t, units)]
+        self.hist = {}         # phase -> [(upper_ms, count)]
+        self.meta = {}
+        self.load = None       # (wall_s, qemu_cpu_s, other_cpu_s) from host-load.tsv
+        self.rcu_stalls = []   # per RCU stall report: the function its register dump shows, or "?"
+        # set by judge.judge()
+        self.accepted = False
+        self.reason = ""
+        self.host_busy = False
+        self.replaced_by = None
+
+    def qemu_per_s(self):
+        return self.load[1] / self.load[0] if self.load and self.load[0] > 0 else None
+
+    def other_per_s(self):
+        return self.load[2] / self.load[0] if self.load and self.load[0] > 0 else None
+
+
+class Data:
+    def __init__(self, boots, runs, host_env, host_env_text):
+        self.boots, self.runs = boots, runs
+        self.host_env = host_env            # {key: value}, in file order
+        self.host_env_text = host_env_text  # the file itself, or None
+
+
+def metric_base(name):
+    """'none_2' -> 'none': repeated measurements of one run pool together."""
+    m = re.match(r"^(.*)_(\d+)$", name)
+    return m.group(1) if m else name
+
+
+def is_diag(metric):
+    return metric.startswith("diag_") or metric.startswith("memcgd_")
+
+
+# --- raw logs
+
+def parse_boots_tsv(path):
+    """[(label, kdir, {key: value})] of boots.tsv."""
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip():
+                continue
+            parts = line.split("\t")
+            if len(parts) < 2 or not parts[0]:
+                raise DataError(f"{path}:{n}: want LABEL<TAB>KDIR[<TAB>key=value]..., got {line!r}")
+            fields = {}
+            for p in parts[2:]:
+                if "=" not in p:
+                    raise DataError(f"{path}:{n}: field {p!r} is not key=value")
+                k, v = p.split("=", 1)
+                fields[k] = v
+            if fields.get("kernel", "patched") not in KERNELS:
+                raise DataError(f"{path}:{n}: kernel={fields['kernel']}: want one of {', '.join(KERNELS)}")
+            if fields.get("mode", "tcg") not in MODES:
+                raise DataError(f"{path}:{n}: mode={fields['mode']}: want one of {', '.join(MODES)}")
+            out.append((parts[0], parts[1], fields))
+    return out
+
+
+def parse_host_env(text):
+    env = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        k, v = line.split("=", 1)
+        v = v.strip()
+        if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+            v = v[1:-1]
+        env[k.strip()] = v
+    return env
+
+
+def read_host_env(path):
+    if not os.path.exists(path):
+        return {}, None
+    with open(path) as f:
+        text = f.read()
+    return parse_host_env(text), text
+
+
+def qemu_accel(path):
+    """(accelerator, icount?) from the boot's qemu.cmd."""
+    if not os.path.exists(path):
+        return "?", False
+    with open(path) as f:
+        text = f.read()
+    accel = "kvm" if "-accel kvm" in text else "tcg" if "-accel tcg" in text else "?"
+    return accel, "-icount" in text
+
+
+def parse_results(path, boot):
+    """The runs of one boot's results.log, and the kernel's identification."""
+    runs, ident, current = [], None, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("MEMCGD kernel "):
+                ident = [x.strip() for x in line[len("MEMCGD kernel "):].split("|")]
+            elif line.startswith("MEMCGD begin bench/"):
+                current = Run(boot, len(runs) + 1, line.split()[2].split("/", 1)[1])
+                runs.append(current)
+            elif line.startswith("MEMCGD end ") and current:
+                w = line.split()
+                current.status = w[3] if len(w) > 3 else "?"
+                try:
+                    current.seconds = float(w[4])
+                except (IndexError, ValueError):
+                    pass
+                current = None
+            elif line.startswith("| BENCH ") and current:
+                add_bench_line(current, line[2:].split())
+    return runs, ident
+
+
+def add_bench_line(run, w):
+    """One "BENCH result|meta|series|hist ..." line of the guest (bench-lib.sh)."""
+    try:
+        if w[1] == "meta" and len(w) >= 4:
+            run.meta[w[2]] = " ".join(w[3:])
+        elif w[1] == "series" and len(w) == 6:
+            run.series.setdefault(w[3], []).append((float(w[4]), float(w[5])))
+        elif w[1] == "hist" and len(w) == 6:
+            run.hist.setdefault(w[3], []).append((float(w[4]), int(w[5])))
+        elif w[1] == "result" and len(w) >= 5:
+            value = float(w[4])
+            base = metric_base(w[3])
+            run.results.setdefault(base, []).append(value)
+            if len(w) > 5:
+                run.units[base] = w[5]
+    except ValueError:
+        pass    # a malformed number: the line is not a measurement
+
+
+def read_host_load(path, runs):
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    loads = {}
+    for r in rows:
+        if len(r) == 4:
+            try:
+                loads[r[0]] = tuple(float(x) for x in r[1:4])
+            except ValueError:
+                pass
+    for r in runs:
+        r.load = loads.get("bench/" + r.scenario)
+
+
+RCU_STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+RIP = re.compile(r"RIP: 0010:([\w.]+)")
+TEST_BEGIN = re.compile(r"memcgd-vm-tests: begin bench/(\S+)")
+
+
+def read_rcu_stalls(console, runs):
+    """Attach the guest kernel's RCU stall reports (a CPU that passed no quiescent
+    state for 21 s) to the run during which they were printed, each with the
+    kernel function its first register dump shows, if any."""
+    if not os.path.exists(console):
+        return
+    by_name = {}
+    for r in runs:
+        by_name.setdefault(r.scenario, r)
+    current, pending = None, None
+    with open(console, errors="replace") as f:
+        for line in f:
+            m = TEST_BEGIN.search(line)
+            if m:
+                current, pending = by_name.get(m.group(1)), None
+                continue
+            if current is None:
+                continue
+            if RCU_STALL.search(line):
+                pending = len(current.rcu_stalls)
+                current.rcu_stalls.append("?")
+            elif pending is not None and (rip := RIP.search(line)):
+                current.rcu_stalls[pending] = rip.group(1).split("+")[0]
+                pending = None
+
+
+def load_logs(log_dir):
+    boots_file = os.path.join(log_dir, "boots.tsv")
+    if not os.path.exists(boots_file):
+        raise DataError(f"{boots_file} missing: not a scripts/bench log directory")
+    host_env, host_env_text = read_host_env(os.path.join(log_dir, "host.env"))
+    boots, runs = [], []
+    for label, kdir, fields in parse_boots_tsv(boots_file):
+        path = os.path.join(log_dir, label)
+        accel, icount = qemu_accel(os.path.join(path, "qemu.cmd"))
+        m = re.match(r"rep\d+", label)
+        results = os.path.join(path, "results.log")
+        boot = Boot(label, kdir,
+                    kernel=fields.get("kernel", "unpatched" if "unpatched" in label else "patched"),
+                    mode=fields.get("mode", "icount" if icount else accel if accel in MODES else "tcg"),
+                    group=fields.get("group", m.group(0) if m else label),
+                    seed=fields.get("seed", host_env.get("seed", "")),
+                    accel=accel, ident=None,
+                    ended=os.path.getmtime(results) if os.path.exists(results) else None)
+        boots.append(boot)
+        if boot.ended is None:
+            continue    # a boot that never got to its tests
+        boot_runs, boot.ident = parse_results(results, boot)
+        read_host_load(os.path.join(path, "host-load.tsv"), boot_runs)
+        read_rcu_stalls(os.path.join(path, "console.log"), boot_runs)
+        runs.extend(boot_runs)
+    return Data(boots, runs, host_env, host_env_text)
+
+
+# --- CSVs
+
+BOOTS_CSV = ["label", "kernel", "mode", "group", "seed", "accel", "kernel_ident", "kdir", "results_mtime"]
+RUNS_CSV = ["group", "boot", "kernel", "mode", "order", "scenario", "metric", "repeat", "value", "unit",
+            "status", "accepted", "reject_reason", "wall_s", "qemu_cpu_s", "other_cpu_s",
+            "guest_s", "rcu_stalls"]
+SERIES_CSV = ["boot", "order", "scenario", "slice", "t", "value"]
+HIST_CSV = ["group", "boot", "order", "scenario", "phase", "upper_ms", "count"]
+META_CSV = ["boot", "order", "scenario", "key", "value"]
+
+
+def num(v):
+    """A number as text that reads back as the same float (or int); None as ''."""
+    if v is None:
+        return ""
+    if isinstance(v, int):
+        return str(v)
+    if v.is_integer() and abs(v) < 1e15 and str(v) != "-0.0":
+        return str(int(v))
+    return repr(v)
+
+
+def opt_float(s):
+    return float(s) if s != "" else None
+
+
+def _writer(path, header):
+    f = open(path, "w", newline="")
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(header)
+    return f, w
+
+
+def write_csv(data, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    f, w = _writer(os.path.join(out_dir, "boots.csv"), BOOTS_CSV)
+    with f:
+        for b in data.boots:
+            w.writerow([b.label, b.kernel, b.mode, b.group, b.seed, b.accel,
+                        " | ".join(b.ident) if b.ident else "", b.kdir, num(b.ended)])
+    f, w = _writer(os.path.join(out_dir, "runs.csv"), RUNS_CSV)
+    with f:
+        for r in data.runs:
+            common = [r.status, "yes" if r.accepted else "no", r.reason]
+            load = [num(x) for x in r.load] if r.load else ["", "", ""]
+            tail = [num(r.seconds), ";".join(r.rcu_stalls)]
+            head = [r.group, r.boot, r.kernel, r.mode, r.order, r.scenario]
+            values = [(m, i, v) for m, vs in r.results.items() for i, v in enumerate(vs, 1)]
+            for m, i, v in values or [("", "", None)]:
+                w.writerow(head + [m, i, num(v), r.units.get(m, "")] + common + load + tail)
+    f, w = _writer(os.path.join(out_dir, "series.csv"), SERIES_CSV)
+    with f:
+        for r in data.runs:
+            for sl, points in r.series.items():
+                for t, v in points:
+                    w.writerow([r.boot, r.order, r.scenario, sl, num(t), num(v)])
+    f, w = _writer(os.path.join(out_dir, "hist.csv"), HIST_CSV)
+    with f:
+        for r in data.runs:
+            for phase, buckets in r.hist.items():
+                for upper, count in buckets:
+                    w.writerow([r.group, r.boot, r.order, r.scenario, phase, num(upper), count])
+    f, w = _writer(os.path.join(out_dir, "meta.csv"), META_CSV)
+    with f:
+        for r in data.runs:
+            for k, v in r.meta.items():
+                w.writerow([r.boot, r.order, r.scenario, k, v])
+    if data.host_env_text is not None:
+        with open(os.path.join(out_dir, "host.env"), "w") as f:
+            f.write(data.host_env_text)
+
+
+def _rows(path, header):
+    if not os.path.exists(path):
+        raise DataError(f"{path} missing: not a bench-data directory (report.py --out writes one)")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or rows[0] != header:
+        raise DataError(f"{path}: header {rows[0] if rows else None}, want {header}")
+    return [dict(zip(header, row)) for row in rows[1:]]
+
+
+def load_csv(data_dir):
+    host_env, host_env_text = read_host_env(os.path.join(data_dir, "host.env"))
+    boots = {}
+    for row in _rows(os.path.join(data_dir, "boots.csv"), BOOTS_CSV):
+        ident = [x.strip() for x in row["kernel_ident"].split("|")] if row["kernel_ident"] else None
+        boots[row["label"]] = Boot(row["label"], row["kdir"], row["kernel"], row["mode"], row["group"],
+                                   row["seed"], row["accel"], ident, opt_float(row["results_mtime"]))
+    runs = {}
+    for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV):
+        key = (row["boot"], int(row["order"]))
+        r = runs.get(key)
+        if r is None:
+            if row["boot"] not in boots:
+                raise DataError(f"runs.csv: boot {row['boot']} is not in boots.csv")
+            r = runs[key] = Run(boots[row["boot"]], key[1], row["scenario"])
+            r.status = row["status"]
+            r.seconds = opt_float(row["guest_s"])
+            if row["wall_s"] != "":
+                r.load = (float(row["wall_s"]), float(row["qemu_cpu_s"]), float(row["other_cpu_s"]))
+            r.rcu_stalls = row["rcu_stalls"].split(";") if row["rcu_stalls"] else []
+        if row["metric"]:
+            r.results.setdefault(row["metric"], []).append(float(row["value"]))
+            if row["unit"]:
+                r.units[row["metric"]] = row["unit"]
+
+    def run_of(row, what):
+        key = (row["boot"], int(row["order"]))
+        if key not in runs:
+            raise DataError(f"{what}: run {key[0]} #{key[1]} is not in runs.csv")
+        return runs[key]
+    for row in _rows(os.path.join(data_dir, "series.csv"), SERIES_CSV):
+        run_of(row, "series.csv").series.setdefault(row["slice"], []).append(
+            (float(row["t"]), float(row["value"])))
+    for row in _rows(os.path.join(data_dir, "hist.csv"), HIST_CSV):
+        run_of(row, "hist.csv").hist.setdefault(row["phase"], []).append(
+            (float(row["upper_ms"]), int(row["count"])))
+    for row in _rows(os.path.join(data_dir, "meta.csv"), META_CSV):
+        run_of(row, "meta.csv").meta[row["key"]] = row["value"]
+    return Data(list(boots.values()), list(runs.values()), host_env, host_env_text)

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Which runs of scripts/bench count (issue 15, item 4).
+
+A run is rejected only when its test failed (status not PASS), when it has no
+host load record, or when the rest of the host used more than OTHER_CPU_MAX
+CPU-seconds per wall-second while it ran (bench/sample-host.py). A run
+rejected for host load is replaced by an accepted run of the same scenario,
+kernel and group in a later boot (a rerun boot, scheduled by scripts/bench
+from host_busy()): the replacement is what is paired, the rejected run stays
+in the raw table marked "rerun in <label>".
+"""
+OTHER_CPU_MAX = 0.30
+
+
+def judge(data):
+    boot_index = {b.label: i for i, b in enumerate(data.boots)}
+    for r in data.runs:
+        r.accepted, r.host_busy, r.replaced_by = False, False, None
+        if r.status != "PASS":
+            r.reason = f"test {r.status}"
+        elif r.load is None:
+            r.reason = "no host load record"
+        elif r.other_per_s() is None or r.other_per_s() > OTHER_CPU_MAX:
+            other = r.other_per_s()
+            r.reason = ("host busy: " + (f"{other:.2f}" if other is not None else "?") +
+                        " CPU-s/s besides QEMU")
+            r.host_busy = True
+        else:
+            r.reason = ""
+            r.accepted = True
+    for r in data.runs:
+        if not r.host_busy:
+            continue
+        later = [s for s in data.runs if s.accepted and
+                 (s.scenario, s.kernel, s.group) == (r.scenario, r.kernel, r.group) and
+                 boot_index[s.boot] > boot_index[r.boot]]
+        if later:
+            r.replaced_by = later[0].boot
+            r.reason += f"; rerun in {r.replaced_by}"
+
+
+def host_busy(data):
+    """(scenario, kernel, group) of every run rejected for host load without an
+    accepted replacement, each once, in the order of the runs."""
+    out = []
+    for r in data.runs:
+        key = (r.scenario, r.kernel, r.group)
+        if r.host_busy and r.replaced_by is None and key not in out:
+            out.append(key)
+    return out
