@@ -41,7 +41,7 @@ kernel_patches() {
 
 # unpack_kernel_tree DIR: a fresh git repository in DIR holding the pristine
 # tarball as its first commit, ready for `git am` (the tarball's .gitignore
-# ignores every top-level entry: added by force).
+# ignores every top-level entry: added by force), without automatic gc.
 unpack_kernel_tree() {
 	local dir="$1"
 	rm -rf "$dir"
@@ -52,6 +52,9 @@ unpack_kernel_tree() {
 		export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
 		export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
 		git init -q
+		# no `git gc --auto` after git am: it repacks the whole tree in the
+		# background, holding the build lock it inherited, for minutes
+		git config gc.auto 0
 		git add -f . >/dev/null
 		git commit -q -m "linux-source $(kernel_source_version)"
 	)
