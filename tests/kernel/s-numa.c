@@ -21,7 +21,6 @@
  *  d. A program that writes kernel memory other than struct
  *     memcg_numa_params does not load.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
