@@ -22,6 +22,29 @@ void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len)
 	}
 }
 
+void mgr_warn_numa_unsupported(struct manager *m)
+{
+	const struct daemon_conf *dc = &m->config.daemon;
+
+	/* a dry run attaches nothing, so it applies no Balancing= either */
+	if (m->pm.numa || m->dry_run)
+		return;
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
+		const struct slice_conf *s = &m->rt[k].conf;
+		const char *file;
+		unsigned line;
+
+		if (!m->rt[k].in_use || s->settings.numa == NUMA_BALANCING_DEFAULT)
+			continue;
+		/* the line that set it: the slice file's, or memcgd.conf's default */
+		file = s->numa_lines.balancing ? s->file : dc->file ? dc->file : "memcgd.conf";
+		line = s->numa_lines.balancing ? s->numa_lines.balancing : dc->numa_lines.balancing;
+		log_transition(LOG_WARNING, "numa-unsupported", s->name, s->priority, 0,
+			       "%s:%u: %s: [NUMA] Balancing= needs memcg_bpf_ops::numa_balancing, which kernel %s lacks: "
+			       "the slice follows kernel.numa_balancing", file, line, s->name, m->ks.release);
+	}
+}
+
 void mgr_notify_status(struct manager *m)
 {
 	unsigned attached = 0, active = 0, total = 0;
