@@ -102,6 +102,8 @@ void mgr_write_state(struct manager *m)
 	s.reclaim_path = (char *)mgr_reclaim_path_name(m);
 	s.reclaim_note = m->reclaim_n ? m->reclaim_note : (char *)"no slice has [Reclaim] Background=yes";
 	s.free_bytes = m->reclaim_n ? m->free_bytes : 0;
+	s.numa_hook = m->ks.hooks & HOOK_NUMA_BALANCING;
+	s.numa_loaded = m->pm.numa;
 	{
 		size_t len = 0;
 
@@ -163,6 +165,13 @@ void mgr_write_state(struct manager *m)
 						    ? (now_ns - rt->reclaim.last_ns) / 1000 : UINT64_MAX,
 			.reclaim_last_free = rt->reclaim.last_free,
 			.reclaim_because = (char *)(rt->reclaim.last_ns ? slice_at_level(m, rt->reclaim.last_level) : ""),
+			.numa = (char *)numa_balancing_to_string(st->numa),
+			.numa_scan_period_min_usec = st->numa_scan_period_min_usec,
+			.numa_scan_period_max_usec = st->numa_scan_period_max_usec,
+			.numa_scan_size = st->numa_scan_size,
+			.numa_hot_threshold_usec = st->numa_hot_threshold_usec,
+			.numa_on_decisions = rt->st.numa_on_decisions,
+			.numa_off_decisions = rt->st.numa_off_decisions,
 		};
 		n++;
 	}
