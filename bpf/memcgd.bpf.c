@@ -19,6 +19,8 @@
  *   They resolve the cgroup to its slice with one lookup (an ancestor walk bounded by
  *   MEMCGD_MAX_DEPTH, whose result is cached, covers cgroups memcgd did not see yet) and check
  *   the levels above their own in a 64-bit mask: no work grows with the number of slices.
+ * - numa_balancing runs once per NUMA scan period of each task under a link (not in the tick):
+ *   the same slice lookup and one policy load.
  *
  * Policies live in two generations (see memcgd.h); memcgd fills the inactive one and flips
  * active_gen, so every hook sees either the whole old or the whole new policy.
@@ -572,9 +574,11 @@ void BPF_PROG(memcgd_cgroup_offline, struct mem_cgroup *memcg)
 }
 
 #include "reclaim.bpf.h"
+#include "numa.bpf.h"
 
 /* Attached by memcgd through one link per managed slice cgroup (BPF_F_ALLOW_OVERRIDE). On a
- * kernel without memcg_charged, memcgd clears that member and does not load its program. */
+ * kernel without memcg_charged or numa_balancing, memcgd clears that member and does not load
+ * its program. */
 SEC(".struct_ops.link")
 struct memcg_bpf_ops memcgd_ops = {
 	.handle_cgroup_online = (void *)memcgd_cgroup_online,
@@ -583,4 +587,5 @@ struct memcg_bpf_ops memcgd_ops = {
 	.below_min = (void *)memcgd_below_min,
 	.get_high_delay_ms = (void *)memcgd_get_high_delay_ms,
 	.memcg_charged = (void *)memcgd_memcg_charged,
+	.numa_balancing = (void *)memcgd_numa_balancing,
 };

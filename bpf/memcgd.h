@@ -54,6 +54,8 @@ enum memcgd_protect_mode {
 
 #define MEMCGD_POLICY_IN_USE (1U << 0)
 #define MEMCGD_POLICY_RECLAIM (1U << 1) /* [Reclaim] Background=yes */
+#define MEMCGD_POLICY_NUMA_ON (1U << 2) /* [NUMA] Balancing=yes: numa_balancing returns MEMCG_NUMAB_ON */
+#define MEMCGD_POLICY_NUMA_OFF (1U << 3) /* [NUMA] Balancing=no: MEMCG_NUMAB_OFF; neither: _DEFAULT */
 
 /* A slice's policy as the programs use it; compiled from its memcgd.d file. */
 struct memcgd_policy {
@@ -69,6 +71,12 @@ struct memcgd_policy {
 	__u64 max_usage_bytes;   /* [Protect] MaxUsage=: no protection above it; 0 = no ceiling */
 	__u64 headroom_bytes;    /* [Reclaim] Headroom=: free memory to keep while a higher level is active */
 	__u64 reclaim_rate;      /* [Reclaim] Rate=: bytes per second at most; 0 = no cap */
+	/* [NUMA] with Balancing=yes: what numa_balancing writes into struct memcg_numa_params;
+	 * 0 = leave the kernel's global value */
+	__u32 numa_scan_period_min_ms;
+	__u32 numa_scan_period_max_ms;
+	__u32 numa_scan_size_mb;
+	__u32 numa_hot_threshold_ms;
 };
 
 /* Per-slice live state. Counters are only ever added to atomically. */
@@ -101,6 +109,9 @@ struct memcgd_slice_state {
 	__u64 reclaim_last_avail;/* free memory (estimated, bytes) that pass saw */
 	__u64 reclaim_last_level;/* the highest active level above it then */
 	__u64 reclaim_budget_ns; /* Rate=: the pass may take what accrued since this time (at most 1 s) */
+	/* [NUMA] Balancing=: numa_balancing's decisions for the slice's tasks (one per task and scan period) */
+	__u64 numa_on_decisions; /* MEMCG_NUMAB_ON returned */
+	__u64 numa_off_decisions;/* MEMCG_NUMAB_OFF returned */
 };
 
 /* What the background reclaim work item did, since load: in .bss (reclaim_stats) */

@@ -50,6 +50,28 @@ int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret)
 	return -EBADMSG;
 }
 
+int cgroup_read_stat(const char *cgroup_dir, const char *file, const char *const *keys, size_t n, uint64_t *values)
+{
+	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t found = 0;
+	char key[64];
+	uint64_t v;
+
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (found < n && fscanf(f, "%63s %" SCNu64, key, &v) == 2)
+		for (size_t i = 0; i < n; i++)
+			if (streq(key, keys[i])) {
+				values[i] = v;
+				found++;
+			}
+	return found == n ? 0 : -ENOENT;
+}
+
 int cgroup_id_of(const char *cgroup_dir, uint64_t *ret)
 {
 	struct stat st;

@@ -2,6 +2,7 @@
 /* Reading cgroup v2 files. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -11,5 +12,9 @@ int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t 
 /* cpu.stat's usage_usec: CPU time of every task in the cgroup (present without the cpu
  * controller too). */
 int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret);
+/* The values of keys[0..n-1] in a flat keyed file (memory.stat: "key value" lines) into values[].
+ * Returns 0 when every key was found, -ENOENT when one was not (e.g. a kernel without NUMA
+ * balancing has no numa_* items), -errno when the file cannot be read. */
+int cgroup_read_stat(const char *cgroup_dir, const char *file, const char *const *keys, size_t n, uint64_t *values);
 /* cgroup id (the inode number of its directory in cgroup2fs). */
 int cgroup_id_of(const char *cgroup_dir, uint64_t *ret);

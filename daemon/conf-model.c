@@ -19,6 +19,7 @@ void slice_settings_init(struct slice_settings *s)
 		.throttle_max_usec = 300 * USEC_PER_SEC,
 		.reclaim_headroom = RECLAIM_HEADROOM_DEFAULT,
 		.reclaim_rate = RECLAIM_RATE_DEFAULT,
+		.numa = NUMA_BALANCING_DEFAULT,
 	};
 }
 
@@ -55,6 +56,45 @@ int reclaim_path_from_string(const char *s, enum reclaim_path *ret)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+const char *numa_balancing_to_string(enum numa_balancing b)
+{
+	switch (b) {
+	case NUMA_BALANCING_DEFAULT:
+		return "default";
+	case NUMA_BALANCING_ON:
+		return "yes";
+	case NUMA_BALANCING_OFF:
+		return "no";
+	}
+	return "?";
+}
+
+int numa_balancing_from_string(const char *s, enum numa_balancing *ret)
+{
+	bool on;
+
+	if (streq(s, "default")) {
+		*ret = NUMA_BALANCING_DEFAULT;
+		return 0;
+	}
+	if (parse_bool(s, &on) < 0)
+		return -EINVAL;
+	*ret = on ? NUMA_BALANCING_ON : NUMA_BALANCING_OFF;
+	return 0;
+}
+
+const char *numa_tuning_key_name(enum numa_tuning_key k)
+{
+	static const char *const names[] = {
+		[NUMA_SCAN_PERIOD_MIN] = "ScanPeriodMin",
+		[NUMA_SCAN_PERIOD_MAX] = "ScanPeriodMax",
+		[NUMA_SCAN_SIZE] = "ScanSize",
+		[NUMA_HOT_THRESHOLD] = "HotThreshold",
+	};
+
+	return k < ARRAY_SIZE(names) ? names[k] : "?";
 }
 
 const char *protect_mode_to_string(enum protect_mode m)

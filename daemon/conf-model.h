@@ -28,12 +28,41 @@
 #define RECLAIM_HEADROOM_DEFAULT (UINT64_C(256) << 20)
 #define RECLAIM_RATE_DEFAULT (UINT64_C(64) << 20)
 #define RECLAIM_RATE_MAX (UINT64_C(64) << 30)
+/* [NUMA] tuning: the ranges to which the kernel clamps memcg_numa_params (kernel-patches/0022) */
+#define NUMA_SCAN_PERIOD_MIN_USEC (100 * UINT64_C(1000))
+#define NUMA_SCAN_PERIOD_MAX_USEC (600 * UINT64_C(1000000))
+#define NUMA_SCAN_SIZE_MIN (UINT64_C(1) << 20)
+#define NUMA_SCAN_SIZE_MAX (UINT64_C(2560) << 20)
+#define NUMA_HOT_THRESHOLD_MIN_USEC UINT64_C(1000)
+#define NUMA_HOT_THRESHOLD_MAX_USEC (60 * UINT64_C(1000000))
 
 /* [Daemon] ReclaimPath=: how [Reclaim] Background= slices give memory back */
 enum reclaim_path {
 	RECLAIM_PATH_AUTO,      /* kernel when the kernel offers it, else memory.reclaim */
 	RECLAIM_PATH_KERNEL,    /* memcg_charged + bpf_try_to_free_mem_cgroup_pages() from a bpf_wq */
 	RECLAIM_PATH_DAEMON,    /* memcgd writes memory.reclaim every update */
+};
+
+/* [NUMA] Balancing=: who decides whether the slice's tasks are NUMA balanced */
+enum numa_balancing {
+	NUMA_BALANCING_DEFAULT, /* kernel.numa_balancing, as for any other task */
+	NUMA_BALANCING_ON,      /* memcgd's numa_balancing program: balanced, with the [NUMA] tuning */
+	NUMA_BALANCING_OFF,     /* memcgd's numa_balancing program: not balanced */
+};
+
+/* [NUMA] tuning keys, the index of their lines in struct numa_lines */
+enum numa_tuning_key {
+	NUMA_SCAN_PERIOD_MIN,
+	NUMA_SCAN_PERIOD_MAX,
+	NUMA_SCAN_SIZE,
+	NUMA_HOT_THRESHOLD,
+	NUMA_TUNING_KEYS,
+};
+
+/* Where one file set its [NUMA] keys (0: not in this file). */
+struct numa_lines {
+	unsigned balancing;
+	unsigned tuning[NUMA_TUNING_KEYS];
 };
 
 enum protect_mode {
@@ -56,6 +85,12 @@ struct slice_settings {
 	bool reclaim_background;         /* [Reclaim] Background= */
 	uint64_t reclaim_headroom;       /* [Reclaim] Headroom=, bytes of free memory to keep */
 	uint64_t reclaim_rate;           /* [Reclaim] Rate=, bytes per second, SIZE_INFINITY = no cap */
+	enum numa_balancing numa;        /* [NUMA] Balancing= */
+	/* [NUMA] tuning, applied with Balancing=yes; 0 = the kernel's global value */
+	uint64_t numa_scan_period_min_usec; /* ScanPeriodMin=, whole ms */
+	uint64_t numa_scan_period_max_usec; /* ScanPeriodMax=, whole ms */
+	uint64_t numa_scan_size;         /* ScanSize=, bytes, whole MiB */
+	uint64_t numa_hot_threshold_usec; /* HotThreshold=, whole ms */
 };
 
 struct slice_conf {
@@ -68,6 +103,7 @@ struct slice_conf {
 	unsigned rate_line;  /* 0 when taken from the defaults */
 	unsigned window_line;
 	unsigned background_line; /* 0 when taken from the defaults */
+	struct numa_lines numa_lines;
 };
 
 struct daemon_conf {
@@ -76,6 +112,7 @@ struct daemon_conf {
 	uint64_t update_interval_usec; /* [Daemon] UpdateInterval= */
 	uint64_t max_cgroups;          /* [Daemon] MaxCgroups=: size of slice_of, fixed at start */
 	enum reclaim_path reclaim_path; /* [Daemon] ReclaimPath= */
+	struct numa_lines numa_lines; /* where the [NUMA] defaults were set */
 	char *file;                   /* NULL when no memcgd.conf exists */
 };
 
@@ -91,6 +128,13 @@ void daemon_conf_init(struct daemon_conf *d);
 
 const char *reclaim_path_to_string(enum reclaim_path p);
 int reclaim_path_from_string(const char *s, enum reclaim_path *ret);
+
+/* "yes", "no", "default": the values of Balancing= */
+const char *numa_balancing_to_string(enum numa_balancing b);
+/* Balancing=: default, or a boolean (yes, no, true, on, ...). */
+int numa_balancing_from_string(const char *s, enum numa_balancing *ret);
+/* The key names of enum numa_tuning_key, without "=". */
+const char *numa_tuning_key_name(enum numa_tuning_key k);
 
 const char *protect_mode_to_string(enum protect_mode m);
 int protect_mode_from_string(const char *s, enum protect_mode *ret);

@@ -225,6 +225,40 @@ static int parse_reclaim_path(struct parse_state *st, const char *v, void *field
 	return r;
 }
 
+static int parse_numa_balancing(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	int r = numa_balancing_from_string(v, field);
+
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a NUMA balancing choice: expected yes, no or default "
+			 "(as kernel.numa_balancing)", v);
+	return r;
+}
+
+static int parse_numa_scan_period(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	return duration_in(v, field, NUMA_SCAN_PERIOD_MIN_USEC, NUMA_SCAN_PERIOD_MAX_USEC, USEC_PER_MSEC,
+			   "a NUMA scan period", "whole milliseconds from 100ms to 10min, e.g. 1s", err, len);
+}
+
+static int parse_numa_scan_size(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	int r = parse_size(v, p);
+
+	if (r == 0 && (*p < NUMA_SCAN_SIZE_MIN || *p > NUMA_SCAN_SIZE_MAX || *p % NUMA_SCAN_SIZE_MIN))
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a NUMA scan size: expected whole MiB from 1M to 2560M, e.g. 256M", v);
+	return r;
+}
+
+static int parse_numa_hot_threshold(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	return duration_in(v, field, NUMA_HOT_THRESHOLD_MIN_USEC, NUMA_HOT_THRESHOLD_MAX_USEC, USEC_PER_MSEC,
+			   "a hot-page threshold", "whole milliseconds from 1ms to 60s, e.g. 1s", err, len);
+}
+
 static int parse_yes_no(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
 	int r = parse_bool(v, field);
@@ -251,6 +285,11 @@ static const struct key_def keys[] = {
 	SETTING("Reclaim", "Background", parse_yes_no, reclaim_background),
 	SETTING("Reclaim", "Headroom", parse_headroom, reclaim_headroom),
 	SETTING("Reclaim", "Rate", parse_reclaim_rate, reclaim_rate),
+	SETTING("NUMA", "Balancing", parse_numa_balancing, numa),
+	SETTING("NUMA", "ScanPeriodMin", parse_numa_scan_period, numa_scan_period_min_usec),
+	SETTING("NUMA", "ScanPeriodMax", parse_numa_scan_period, numa_scan_period_max_usec),
+	SETTING("NUMA", "ScanSize", parse_numa_scan_size, numa_scan_size),
+	SETTING("NUMA", "HotThreshold", parse_numa_hot_threshold, numa_hot_threshold_usec),
 	{ "Daemon", "DryRun", FILE_MAIN, parse_yes_no, offsetof(struct daemon_conf, dry_run), IN_DAEMON },
 	{ "Daemon", "UpdateInterval", FILE_MAIN, parse_interval,
 	  offsetof(struct daemon_conf, update_interval_usec), IN_DAEMON },
@@ -264,6 +303,8 @@ enum {
 	KEY_RATE = 2,
 	KEY_WINDOW = 3,
 	KEY_BACKGROUND = 10,
+	KEY_NUMA_BALANCING = 13,
+	KEY_NUMA_TUNING = 14, /* the NUMA_TUNING_KEYS keys of enum numa_tuning_key, in its order */
 };
 
 static bool section_known(const char *section, enum file_kind kind)
@@ -406,6 +447,39 @@ static int run_parser(struct parse_state *st)
 	return 0;
 }
 
+/* Where this file set its [NUMA] keys. */
+static void numa_lines_of(const struct parse_state *st, struct numa_lines *ret)
+{
+	ret->balancing = st->seen_line[KEY_NUMA_BALANCING];
+	for (unsigned k = 0; k < NUMA_TUNING_KEYS; k++)
+		ret->tuning[k] = st->seen_line[KEY_NUMA_TUNING + k];
+}
+
+/* ScanPeriodMin= above ScanPeriodMax= in the settings s as this file leaves them (its own keys over
+ * memcgd.conf's): an error at the line of the key this file set. When it set neither, memcgd.conf
+ * set both and was reported itself. */
+static void check_numa_periods(struct parse_state *st, const struct slice_settings *s, const struct numa_lines *l)
+{
+	unsigned min_line = l->tuning[NUMA_SCAN_PERIOD_MIN], max_line = l->tuning[NUMA_SCAN_PERIOD_MAX];
+	char min[64], max[64];
+
+	if (!s->numa_scan_period_min_usec || !s->numa_scan_period_max_usec ||
+	    s->numa_scan_period_min_usec <= s->numa_scan_period_max_usec || (!min_line && !max_line))
+		return;
+	format_duration(min, sizeof(min), s->numa_scan_period_min_usec);
+	format_duration(max, sizeof(max), s->numa_scan_period_max_usec);
+	if (min_line && max_line)
+		diag_add(st->d, st->path, min_line, "ScanPeriodMin=%s is above ScanPeriodMax=%s (line %u): the "
+			 "shortest time between two NUMA scans cannot be longer than the longest", min, max, max_line);
+	else if (min_line)
+		diag_add(st->d, st->path, min_line, "ScanPeriodMin=%s is above ScanPeriodMax=%s of memcgd.conf: the "
+			 "shortest time between two NUMA scans cannot be longer than the longest", min, max);
+	else
+		diag_add(st->d, st->path, max_line, "ScanPeriodMax=%s is below ScanPeriodMin=%s of memcgd.conf: the "
+			 "longest time between two NUMA scans cannot be shorter than the shortest", max, min);
+	st->errors++;
+}
+
 int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settings *defaults,
 			    struct slice_conf *ret, struct diag_list *d)
 {
@@ -436,6 +510,7 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 	ret->rate_line = st.seen_line[KEY_RATE];
 	ret->background_line = st.seen_line[KEY_BACKGROUND];
 	ret->window_line = st.seen_line[KEY_WINDOW];
+	numa_lines_of(&st, &ret->numa_lines);
 	where = st.slice_section_line ? st.slice_section_line : 1;
 	if (!st.seen_line[KEY_NAME]) {
 		diag_add(d, path, where, "missing Name= in section [Slice] (the slice unit this file "
@@ -454,6 +529,7 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 			 "raise one of them");
 		st.errors++;
 	}
+	check_numa_periods(&st, &ret->settings, &ret->numa_lines);
 	return st.errors ? -EINVAL : 0;
 }
 
@@ -556,6 +632,8 @@ int conf_parse_main_stream(FILE *f, const char *path, struct daemon_conf *ret, s
 			 "PageFaultRate= times Window= is less than one fault per window; raise one of them");
 		st.errors++;
 	}
+	numa_lines_of(&st, &ret->numa_lines);
+	check_numa_periods(&st, &ret->defaults, &ret->numa_lines);
 	return st.errors ? -EINVAL : 0;
 }
 

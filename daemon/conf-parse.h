@@ -17,7 +17,7 @@ int conf_parse_slice_file(const char *path, const struct slice_settings *default
 int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settings *defaults,
 			    struct slice_conf *ret, struct diag_list *d);
 
-/* Parses memcgd.conf: [Daemon] and the [Activity]/[Protect]/[Throttle] defaults. */
+/* Parses memcgd.conf: [Daemon] and the defaults of the slice files' sections. */
 int conf_parse_main_file(const char *path, struct daemon_conf *ret, struct diag_list *d);
 int conf_parse_main_stream(FILE *f, const char *path, struct daemon_conf *ret, struct diag_list *d);
 

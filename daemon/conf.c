@@ -66,6 +66,49 @@ void config_validate(const struct memcgd_config *c, struct diag_list *d)
 	}
 }
 
+/* "ScanSize=, HotThreshold=": the [NUMA] tuning keys set at l, and the line of the first; 0 if none */
+static unsigned numa_tuning_set(const struct numa_lines *l, char *buf, size_t len)
+{
+	unsigned first = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < NUMA_TUNING_KEYS; k++) {
+		int w;
+
+		if (!l->tuning[k])
+			continue;
+		if (!first || l->tuning[k] < first)
+			first = l->tuning[k];
+		w = snprintf(buf + off, len - off, "%s%s=", off ? ", " : "", numa_tuning_key_name(k));
+		if (w > 0 && (size_t)w < len - off)
+			off += (size_t)w;
+	}
+	return first;
+}
+
+void config_notes(const struct memcgd_config *c, struct diag_list *d)
+{
+	bool any_on = false;
+	char keys[96];
+	unsigned line;
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		const struct slice_conf *s = &c->slices[i];
+
+		any_on |= s->settings.numa == NUMA_BALANCING_ON;
+		line = numa_tuning_set(&s->numa_lines, keys, sizeof(keys));
+		if (line && s->settings.numa != NUMA_BALANCING_ON)
+			diag_add(d, s->file, line, "note: [NUMA] %s appl%s only with Balancing=yes; %s has Balancing=%s",
+				 keys, strchr(keys, ',') ? "y" : "ies", s->name ? s->name : "this slice",
+				 numa_balancing_to_string(s->settings.numa));
+	}
+	line = numa_tuning_set(&c->daemon.numa_lines, keys, sizeof(keys));
+	if (line && !any_on)
+		diag_add(d, c->daemon.file, line, "note: [NUMA] %s appl%s only with Balancing=yes, which no slice has",
+			 keys, strchr(keys, ',') ? "y" : "ies");
+}
+
 static int add_slice_file(struct memcgd_config *c, const char *path, struct diag_list *d)
 {
 	struct slice_conf *v = realloc(c->slices, (c->n_slices + 1) * sizeof(*v));

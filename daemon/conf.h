@@ -9,6 +9,10 @@
 /* Cross-file checks: duplicate slices, nested priority conflicts, limits. */
 void config_validate(const struct memcgd_config *c, struct diag_list *d);
 
+/* Remarks that are not errors, as "file:line: note: ..." diagnostics (memcgctl check prints them):
+ * [NUMA] tuning keys where no Balancing=yes applies them. */
+void config_notes(const struct memcgd_config *c, struct diag_list *d);
+
 /* Loads the whole configuration below root ("" or "/" for the real one).
  * Returns 0 when no diagnostics were produced, -EINVAL otherwise (diagnostics in *d). */
 int config_load(const char *root, struct memcgd_config *ret, struct diag_list *d);

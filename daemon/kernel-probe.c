@@ -18,6 +18,7 @@ static const struct {
 	{ HOOK_BELOW_MIN, "below_min" },
 	{ HOOK_GET_HIGH_DELAY_MS, "get_high_delay_ms" },
 	{ HOOK_MEMCG_CHARGED, "memcg_charged" },
+	{ HOOK_NUMA_BALANCING, "numa_balancing" },
 };
 
 const char *memcg_hook_name(enum memcg_hook h)

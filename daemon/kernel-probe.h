@@ -12,6 +12,7 @@ enum memcg_hook {
 	HOOK_BELOW_MIN = 1 << 3,
 	HOOK_GET_HIGH_DELAY_MS = 1 << 4,
 	HOOK_MEMCG_CHARGED = 1 << 5,
+	HOOK_NUMA_BALANCING = 1 << 6, /* [NUMA] Balancing= (kernel-patches/0022) */
 };
 
 #define HOOKS_PROTECT (HOOK_BELOW_LOW | HOOK_BELOW_MIN)

@@ -52,5 +52,7 @@ void mgr_reclaim_tick(struct manager *m);
 
 /* manager-publish.c */
 void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len);
+/* A warning for each slice whose [NUMA] Balancing= the kernel cannot apply (start and reload). */
+void mgr_warn_numa_unsupported(struct manager *m);
 void mgr_notify_status(struct manager *m);
 void mgr_write_state(struct manager *m);

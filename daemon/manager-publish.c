@@ -22,6 +22,29 @@ void mgr_log_diagnostics(const struct diag_list *d, char *first, size_t len)
 	}
 }
 
+void mgr_warn_numa_unsupported(struct manager *m)
+{
+	const struct daemon_conf *dc = &m->config.daemon;
+
+	/* a dry run attaches nothing, so it applies no Balancing= either */
+	if (m->pm.numa || m->dry_run)
+		return;
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
+		const struct slice_conf *s = &m->rt[k].conf;
+		const char *file;
+		unsigned line;
+
+		if (!m->rt[k].in_use || s->settings.numa == NUMA_BALANCING_DEFAULT)
+			continue;
+		/* the line that set it: the slice file's, or memcgd.conf's default */
+		file = s->numa_lines.balancing ? s->file : dc->file ? dc->file : "memcgd.conf";
+		line = s->numa_lines.balancing ? s->numa_lines.balancing : dc->numa_lines.balancing;
+		log_transition(LOG_WARNING, "numa-unsupported", s->name, s->priority, 0,
+			       "%s:%u: %s: [NUMA] Balancing= needs memcg_bpf_ops::numa_balancing, which kernel %s lacks: "
+			       "the slice follows kernel.numa_balancing", file, line, s->name, m->ks.release);
+	}
+}
+
 void mgr_notify_status(struct manager *m)
 {
 	unsigned attached = 0, active = 0, total = 0;
@@ -79,6 +102,8 @@ void mgr_write_state(struct manager *m)
 	s.reclaim_path = (char *)mgr_reclaim_path_name(m);
 	s.reclaim_note = m->reclaim_n ? m->reclaim_note : (char *)"no slice has [Reclaim] Background=yes";
 	s.free_bytes = m->reclaim_n ? m->free_bytes : 0;
+	s.numa_hook = m->ks.hooks & HOOK_NUMA_BALANCING;
+	s.numa_loaded = m->pm.numa;
 	{
 		size_t len = 0;
 
@@ -140,6 +165,13 @@ void mgr_write_state(struct manager *m)
 						    ? (now_ns - rt->reclaim.last_ns) / 1000 : UINT64_MAX,
 			.reclaim_last_free = rt->reclaim.last_free,
 			.reclaim_because = (char *)(rt->reclaim.last_ns ? slice_at_level(m, rt->reclaim.last_level) : ""),
+			.numa = (char *)numa_balancing_to_string(st->numa),
+			.numa_scan_period_min_usec = st->numa_scan_period_min_usec,
+			.numa_scan_period_max_usec = st->numa_scan_period_max_usec,
+			.numa_scan_size = st->numa_scan_size,
+			.numa_hot_threshold_usec = st->numa_hot_threshold_usec,
+			.numa_on_decisions = rt->st.numa_on_decisions,
+			.numa_off_decisions = rt->st.numa_off_decisions,
 		};
 		n++;
 	}

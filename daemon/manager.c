@@ -215,6 +215,7 @@ static void reload(struct manager *m)
 		log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
 			       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
 			       m->config.n_slices);
+		mgr_warn_numa_unsupported(m);
 		mgr_resolve_all(m, RESOLVE_ALL);
 	}
 	m->state = "running";
@@ -423,17 +424,21 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	mgr_choose_reclaim_path(m, c.daemon.reclaim_path);
 	log_info("background reclaim: %s", m->reclaim_note);
 	r = policy_maps_open(&m->pm, m->dry_run, (uint32_t)c.daemon.max_cgroups, m->reclaim_path == RECLAIM_KERNEL,
-			     mgr_on_ring_event, m);
+			     m->ks.hooks & HOOK_NUMA_BALANCING, mgr_on_ring_event, m);
 	if (r < 0) {
 		memcgd_config_done(&c);
 		return r;
 	}
+	log_info("NUMA balancing: %s", m->pm.numa ? "memcg_bpf_ops::numa_balancing loaded, [NUMA] Balancing= decides per slice"
+				     : m->dry_run ? "nothing decided per slice in a dry run"
+				     : "the kernel lacks memcg_bpf_ops::numa_balancing, every slice follows kernel.numa_balancing");
 	r = apply_config(m, &c);
 	memcgd_config_done(&c);
 	if (r < 0) {
 		log_error("cannot apply the configuration: %s", strerror(-r));
 		return r;
 	}
+	mgr_warn_numa_unsupported(m);
 
 	r = sd_event_default(&m->event);
 	if (r < 0)

@@ -43,7 +43,8 @@ static void help(void)
 	       "\n"
 	       "Commands:\n"
 	       "  status [SLICE]    daemon state, kernel support and, per managed slice, its cgroup,\n"
-	       "                    priority, attachment, live fault rate, activity, counters and memory\n"
+	       "                    priority, attachment, live fault rate, activity, counters, memory\n"
+	       "                    and NUMA balancing\n"
 	       "  reload            make memcgd (memcgd.service's main process) re-read its configuration\n"
 	       "                    and wait for the result (exit 1 when it was refused: the previous\n"
 	       "                    policy stays); needs root\n"
@@ -84,6 +85,31 @@ static void fill_memory(struct slice_status *sl)
 		sl->memory_low = 0;
 	if (cgroup_read_memory_value(dir, "memory.high", &sl->memory_high) < 0)
 		sl->memory_high = UINT64_MAX;
+	{
+		static const char *const keys[] = { "numa_pte_updates", "numa_hint_faults", "numa_pages_migrated" };
+		uint64_t v[ARRAY_SIZE(keys)];
+
+		sl->have_numa_stat = cgroup_read_stat(dir, "memory.stat", keys, ARRAY_SIZE(keys), v) == 0;
+		if (sl->have_numa_stat) {
+			sl->numa_pte_updates = v[0];
+			sl->numa_hint_faults = v[1];
+			sl->numa_pages_migrated = v[2];
+		}
+	}
+}
+
+/* kernel.numa_balancing (0 off, 1 normal, 2 memory tiering, 3 both), -1 when it cannot be read
+ * (a kernel without NUMA balancing) */
+static int numa_sysctl(void)
+{
+	_cleanup_free_ char *line = NULL;
+	char *end;
+	long v;
+
+	if (read_one_line("/proc/sys/kernel/numa_balancing", &line) < 0)
+		return -1;
+	v = strtol(line, &end, 10);
+	return end == line || *end || v < 0 || v > INT32_MAX ? -1 : (int)v;
 }
 
 static int not_running(const char *why)
@@ -92,7 +118,7 @@ static int not_running(const char *why)
 	int r = kernel_probe(NULL, &ks);
 
 	if (arg.json) {
-		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names);
+		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names, numa_sysctl());
 	} else {
 		printf("memcgd is not running (%s).\n", why);
 		printf("Start it with: systemctl start memcgd\n");
@@ -132,6 +158,7 @@ static int cmd_status(int argc, char **argv)
 		daemon_status_done(&s);
 		return not_running(why);
 	}
+	s.numa_sysctl = numa_sysctl();
 	for (size_t i = 0; i < s.n_slices; i++) {
 		fill_memory(&s.slices[i]);
 		if (slice && s.slices[i].name && streq(s.slices[i].name, slice))
@@ -324,8 +351,8 @@ static int cmd_reload(bool use_systemd)
 static int cmd_check(int argc, char **argv)
 {
 	struct memcgd_config c;
-	struct diag_list d = {};
-	char a[64], b[64];
+	struct diag_list d = {}, notes = {};
+	char a[64], b[64], tuning[256];
 	int r;
 
 	if (argc > 1)
@@ -361,10 +388,23 @@ static int cmd_check(int argc, char **argv)
 		       protect_mode_to_string(s->settings.protect),
 		       s->settings.throttle_delay_usec ? format_duration(b, sizeof(b), s->settings.throttle_delay_usec)
 						       : "never", reclaim);
+		/* on a line of its own: the line above is what scripts parse */
+		if (s->settings.numa == NUMA_BALANCING_ON)
+			printf("  [NUMA] Balancing=yes, %s\n",
+			       numa_tuning_text(tuning, sizeof(tuning), s->settings.numa_scan_period_min_usec,
+						s->settings.numa_scan_period_max_usec, s->settings.numa_scan_size,
+						s->settings.numa_hot_threshold_usec));
+		else if (s->settings.numa == NUMA_BALANCING_OFF)
+			printf("  [NUMA] Balancing=no (never NUMA balanced, whatever kernel.numa_balancing says)\n");
+		else
+			printf("  [NUMA] Balancing=default (as kernel.numa_balancing)\n");
 	}
+	config_notes(&c, &notes);
+	diag_list_print(&notes, stdout);
 	printf("configuration OK: %zu slice%s\n", c.n_slices, c.n_slices == 1 ? "" : "s");
 	memcgd_config_done(&c);
 	diag_list_clear(&d);
+	diag_list_clear(&notes);
 	return EXIT_SUCCESS;
 }
 

@@ -51,7 +51,7 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return 0;
 }
 
-int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel,
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel, bool numa,
 		     ring_buffer_sample_fn on_event, void *ctx)
 {
 	struct memcgd_bpf *skel;
@@ -93,6 +93,12 @@ int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups,
 		 * the ops go without that member */
 		skel->struct_ops.memcgd_ops->memcg_charged = NULL;
 		bpf_program__set_autoload(skel->progs.memcgd_memcg_charged, false);
+	}
+	pm->numa = numa && !dry_run;
+	if (!pm->numa) {
+		/* a kernel without numa_balancing: every slice follows kernel.numa_balancing */
+		skel->struct_ops.memcgd_ops->numa_balancing = NULL;
+		bpf_program__set_autoload(skel->progs.memcgd_numa_balancing, false);
 	}
 	if (dry_run) {
 		/* measure only: the memcg_bpf_ops map and its programs never reach the kernel */

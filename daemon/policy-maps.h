@@ -20,13 +20,15 @@ struct policy_maps {
 	uint32_t max_cgroups;  /* entries of slice_of ([Daemon] MaxCgroups=) */
 	uint64_t map_refused;  /* memcgd's own slice_of inserts refused: the map was full */
 	bool reclaim_kernel;   /* memcg_charged loaded: background reclaim can run in the kernel */
+	bool numa;             /* numa_balancing loaded: [NUMA] Balancing= takes effect */
 };
 
 /* Opens and loads the embedded programs (slice_of sized for max_cgroups entries) and attaches
  * the fault-counting tracepoint. In dry-run mode the memcg_bpf_ops programs are not even loaded.
  * reclaim_kernel: load memcg_charged, the background reclaim of reclaim.bpf.h (the kernel must
- * have the hook and bpf_try_to_free_mem_cgroup_pages()); without it the ops lack that member. */
-int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel,
+ * have the hook and bpf_try_to_free_mem_cgroup_pages()); numa: load numa_balancing (numa.bpf.h;
+ * the kernel must have the hook). Without them the ops lack those members. */
+int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel, bool numa,
 		     ring_buffer_sample_fn on_event, void *ctx);
 void policy_maps_close(struct policy_maps *pm);
 

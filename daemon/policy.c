@@ -72,6 +72,21 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 		out->headroom_bytes = st->reclaim_headroom;
 		out->reclaim_rate = st->reclaim_rate == SIZE_INFINITY ? 0 : st->reclaim_rate;
 	}
+	switch (st->numa) {
+	case NUMA_BALANCING_ON:
+		/* the parser keeps these within struct memcg_numa_params' ranges, in whole ms and MiB */
+		out->flags |= MEMCGD_POLICY_NUMA_ON;
+		out->numa_scan_period_min_ms = (uint32_t)(st->numa_scan_period_min_usec / USEC_PER_MSEC);
+		out->numa_scan_period_max_ms = (uint32_t)(st->numa_scan_period_max_usec / USEC_PER_MSEC);
+		out->numa_scan_size_mb = (uint32_t)(st->numa_scan_size >> 20);
+		out->numa_hot_threshold_ms = (uint32_t)(st->numa_hot_threshold_usec / USEC_PER_MSEC);
+		break;
+	case NUMA_BALANCING_OFF:
+		out->flags |= MEMCGD_POLICY_NUMA_OFF;
+		break;
+	case NUMA_BALANCING_DEFAULT:
+		break;
+	}
 }
 
 static int cmp_level_slot(const void *a, const void *b)

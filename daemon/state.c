@@ -16,6 +16,7 @@ static void slice_status_done(struct slice_status *s)
 	free(s->reason);
 	free(s->protect);
 	free(s->reclaim_because);
+	free(s->numa);
 }
 
 void daemon_status_done(struct daemon_status *s)
@@ -89,6 +90,8 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_str(f, "reclaim_path", s->reclaim_path);
 	put_str(f, "reclaim_note", s->reclaim_note);
 	put_u64(f, "free", s->free_bytes);
+	put_u64(f, "numa_hook", s->numa_hook);
+	put_u64(f, "numa_loaded", s->numa_loaded);
 	fputc('\n', f);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
@@ -135,6 +138,13 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_u64(f, "reclaim_ago", sl->reclaim_ago_usec);
 		put_u64(f, "reclaim_last_free", sl->reclaim_last_free);
 		put_str(f, "reclaim_because", sl->reclaim_because);
+		put_str(f, "numa", sl->numa);
+		put_u64(f, "numa_scan_min", sl->numa_scan_period_min_usec);
+		put_u64(f, "numa_scan_max", sl->numa_scan_period_max_usec);
+		put_u64(f, "numa_scan_size", sl->numa_scan_size);
+		put_u64(f, "numa_hot", sl->numa_hot_threshold_usec);
+		put_u64(f, "numa_on", sl->numa_on_decisions);
+		put_u64(f, "numa_off", sl->numa_off_decisions);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < s->n_skipped; i++) {
@@ -240,6 +250,10 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		return set_str(&s->reclaim_note, v);
 	else if (streq(k, "free"))
 		s->free_bytes = u64(v);
+	else if (streq(k, "numa_hook"))
+		s->numa_hook = u64(v) != 0;
+	else if (streq(k, "numa_loaded"))
+		s->numa_loaded = u64(v) != 0;
 	return 0;
 }
 
@@ -272,6 +286,12 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		{ "reclaim_errors", offsetof(struct slice_status, reclaim_errors) },
 		{ "reclaim_ago", offsetof(struct slice_status, reclaim_ago_usec) },
 		{ "reclaim_last_free", offsetof(struct slice_status, reclaim_last_free) },
+		{ "numa_scan_min", offsetof(struct slice_status, numa_scan_period_min_usec) },
+		{ "numa_scan_max", offsetof(struct slice_status, numa_scan_period_max_usec) },
+		{ "numa_scan_size", offsetof(struct slice_status, numa_scan_size) },
+		{ "numa_hot", offsetof(struct slice_status, numa_hot_threshold_usec) },
+		{ "numa_on", offsetof(struct slice_status, numa_on_decisions) },
+		{ "numa_off", offsetof(struct slice_status, numa_off_decisions) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
@@ -293,6 +313,8 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		return set_str(&s->protect, v);
 	if (streq(k, "reclaim_because"))
 		return set_str(&s->reclaim_because, v);
+	if (streq(k, "numa"))
+		return set_str(&s->numa, v);
 	if (streq(k, "priority"))
 		s->priority = strtol(v, NULL, 10);
 	else if (streq(k, "level"))

@@ -60,9 +60,19 @@ struct slice_status {
 	uint64_t reclaim_ago_usec;     /* since the last pass that took from it, UINT64_MAX = never */
 	uint64_t reclaim_last_free;    /* free memory that pass saw */
 	char *reclaim_because;         /* the highest active slice then, "" if unknown */
+	/* NUMA balancing ([NUMA]) */
+	char *numa;                    /* Balancing=: yes | no | default */
+	uint64_t numa_scan_period_min_usec; /* ScanPeriodMin=, 0 = the kernel's */
+	uint64_t numa_scan_period_max_usec; /* ScanPeriodMax=, 0 = the kernel's */
+	uint64_t numa_scan_size;       /* ScanSize=, bytes, 0 = the kernel's */
+	uint64_t numa_hot_threshold_usec; /* HotThreshold=, 0 = the kernel's */
+	uint64_t numa_on_decisions;    /* numa_balancing said MEMCG_NUMAB_ON (per task and scan period) */
+	uint64_t numa_off_decisions;
 	/* memory.* files, read by memcgctl at display time */
 	bool have_memory;
 	uint64_t memory_current, memory_min, memory_low, memory_high; /* UINT64_MAX = max */
+	bool have_numa_stat;           /* memory.stat's numa_* items (a kernel with NUMA balancing) */
+	uint64_t numa_pte_updates, numa_hint_faults, numa_pages_migrated;
 };
 
 /* A configuration file left out at start (memcgd.d(5), "Invalid files"): one per diagnostic. */
@@ -94,6 +104,9 @@ struct daemon_status {
 	char *reclaim_path;    /* background reclaim: kernel | memory.reclaim | off | none (no Background= slice) */
 	char *reclaim_note;    /* why */
 	uint64_t free_bytes;   /* free memory at the last update (0 when background reclaim is not used) */
+	bool numa_hook;        /* the kernel offers memcg_bpf_ops::numa_balancing */
+	bool numa_loaded;      /* memcgd's ops carry it: [NUMA] Balancing= decides (not in a dry run) */
+	int numa_sysctl;       /* kernel.numa_balancing, read by memcgctl at display time; -1 unknown */
 	struct slice_status *slices;
 	size_t n_slices;
 	struct config_problem *skipped; /* files left out of the configuration in force */

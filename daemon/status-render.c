@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
+#include "conf-model.h"
 #include "status-render.h"
 #include "units-parse.h"
 #include "util.h"
@@ -19,6 +21,55 @@ const char *slice_action(const struct slice_status *s)
 	if (s->throttling)
 		return "throttle";
 	return "-";
+}
+
+const char *slice_numa(const struct daemon_status *s, const struct slice_status *sl)
+{
+	/* memcgd's program decides only for attached slices, and only when it was loaded */
+	if (!s->numa_loaded || !sl->numa || streq(sl->numa, "default") || !sl->attach || !streq(sl->attach, "attached"))
+		return "kernel";
+	return streq(sl->numa, "yes") ? "on" : "off";
+}
+
+__attribute__((format(printf, 4, 5)))
+static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*off = *off + (size_t)w < len ? *off + (size_t)w : len;
+}
+
+char *numa_tuning_text(char *buf, size_t len, uint64_t scan_period_min_usec, uint64_t scan_period_max_usec,
+		       uint64_t scan_size, uint64_t hot_threshold_usec)
+{
+	const uint64_t v[NUMA_TUNING_KEYS] = {
+		[NUMA_SCAN_PERIOD_MIN] = scan_period_min_usec,
+		[NUMA_SCAN_PERIOD_MAX] = scan_period_max_usec,
+		[NUMA_SCAN_SIZE] = scan_size,
+		[NUMA_HOT_THRESHOLD] = hot_threshold_usec,
+	};
+	size_t off = 0, n = 0;
+	char t[64];
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < NUMA_TUNING_KEYS; k++) {
+		if (!v[k])
+			continue;
+		append(buf, len, &off, "%s%s=%s", n++ ? " " : "", numa_tuning_key_name(k),
+		       k == NUMA_SCAN_SIZE ? format_size(t, sizeof(t), v[k]) : format_duration(t, sizeof(t), v[k]));
+	}
+	if (!n)
+		append(buf, len, &off, "the kernel's scan parameters");
+	else if (n < NUMA_TUNING_KEYS)
+		append(buf, len, &off, ", the kernel's other parameters");
+	return buf;
 }
 
 static const char *fmt_time(char *buf, size_t len, uint64_t usec)
@@ -43,7 +94,44 @@ static bool selected(const struct slice_status *sl, const char *slice)
 	return !slice || (sl->name && streq(sl->name, slice));
 }
 
-static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned n_levels)
+/* "kernel.numa_balancing=1" as memcgctl read it, or without the value when it could not */
+static const char *numa_sysctl_text(char *buf, size_t len, int v)
+{
+	if (v < 0)
+		snprintf(buf, len, "kernel.numa_balancing");
+	else
+		snprintf(buf, len, "kernel.numa_balancing=%d", v);
+	return buf;
+}
+
+static void render_slice_numa(FILE *f, const struct daemon_status *s, const struct slice_status *sl)
+{
+	const char *numa = slice_numa(s, sl), *asked = sl->numa ? sl->numa : "default";
+	char sysctl[48], tuning[256];
+
+	numa_sysctl_text(sysctl, sizeof(sysctl), s->numa_sysctl);
+	if (streq(numa, "on"))
+		fprintf(f, "  %-13s on (Balancing=yes, whatever %s says): %s; %" PRIu64 " on, %" PRIu64 " off decisions\n",
+			"NUMA:", sysctl, numa_tuning_text(tuning, sizeof(tuning), sl->numa_scan_period_min_usec,
+							  sl->numa_scan_period_max_usec, sl->numa_scan_size,
+							  sl->numa_hot_threshold_usec),
+			sl->numa_on_decisions, sl->numa_off_decisions);
+	else if (streq(numa, "off"))
+		fprintf(f, "  %-13s off (Balancing=no, whatever %s says); %" PRIu64 " on, %" PRIu64 " off decisions\n",
+			"NUMA:", sysctl, sl->numa_on_decisions, sl->numa_off_decisions);
+	else if (streq(asked, "default"))
+		fprintf(f, "  %-13s as %s (Balancing=default)\n", "NUMA:", sysctl);
+	else
+		fprintf(f, "  %-13s as %s, not Balancing=%s: %s\n", "NUMA:", sysctl, asked,
+			s->numa_loaded ? "not attached"
+			: s->mode && streq(s->mode, "dry-run") ? "a dry run decides nothing"
+			: "the kernel lacks memcg_bpf_ops::numa_balancing");
+	if (sl->have_numa_stat)
+		fprintf(f, "  %-13s %" PRIu64 " PTE updates, %" PRIu64 " hinting faults, %" PRIu64 " pages migrated "
+			"(memory.stat)\n", "NUMA stat:", sl->numa_pte_updates, sl->numa_hint_faults, sl->numa_pages_migrated);
+}
+
+static void render_slice_block(FILE *f, const struct daemon_status *s, const struct slice_status *sl, unsigned n_levels)
 {
 	char a[64], b[64], c[64], d[64];
 
@@ -96,6 +184,7 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 				strerror((int)-sl->reclaim_last_error));
 		fputc('\n', f);
 	}
+	render_slice_numa(f, s, sl);
 	fprintf(f, "  %-13s %.1f faults/s, ", "Now:", sl->fault_rate);
 	if (sl->cpu_usage_threshold && sl->cpu_percent >= 0)
 		fprintf(f, "%.0f%% CPU, ", sl->cpu_percent);
@@ -120,7 +209,7 @@ static void render_slice_block(FILE *f, const struct slice_status *sl, unsigned 
 void status_render_text(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec)
 {
 	unsigned n_levels = 0;
-	char t[64], m[32];
+	char t[64], m[32], sysctl[48];
 	size_t name_w = 5;
 
 	for (size_t i = 0; i < s->n_slices; i++) {
@@ -157,6 +246,15 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 		fprintf(f, "%-9s background reclaim %s%s%s%s\n", "Reclaim:", s->reclaim_note ? s->reclaim_note : "?",
 			s->free_bytes ? "; " : "", s->free_bytes ? format_size(t, sizeof(t), s->free_bytes) : "",
 			s->free_bytes ? " free now" : "");
+	numa_sysctl_text(sysctl, sizeof(sysctl), s->numa_sysctl);
+	if (s->numa_loaded)
+		fprintf(f, "%-9s memcg_bpf_ops::numa_balancing loaded: [NUMA] Balancing= decides per slice, %s for "
+			"the others\n", "NUMA:", sysctl);
+	else if (s->numa_hook)
+		fprintf(f, "%-9s the kernel offers memcg_bpf_ops::numa_balancing, not loaded in a dry run: %s for every "
+			"slice\n", "NUMA:", sysctl);
+	else
+		fprintf(f, "%-9s the kernel lacks memcg_bpf_ops::numa_balancing: %s for every slice\n", "NUMA:", sysctl);
 	for (size_t i = 0; i < s->n_skipped; i++) {
 		const struct config_problem *p = &s->skipped[i];
 
@@ -187,7 +285,7 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 	}
 	for (size_t i = 0; i < s->n_slices; i++)
 		if (selected(&s->slices[i], slice))
-			render_slice_block(f, &s->slices[i], n_levels);
+			render_slice_block(f, s, &s->slices[i], n_levels);
 }
 
 /* ---- JSON (json-c): one shape whatever the state; "version" changes when keys change meaning ---- */
@@ -248,9 +346,15 @@ static struct json_object *jwords(const char *words)
 	return a;
 }
 
-static struct json_object *json_slice(const struct slice_status *sl)
+/* a [NUMA] tuning value: null for the kernel's */
+static struct json_object *ju64_or_kernel(uint64_t v)
 {
-	struct json_object *o = json_object_new_object(), *pol, *cnt, *mem;
+	return v ? ju64(v) : NULL;
+}
+
+static struct json_object *json_slice(const struct daemon_status *s, const struct slice_status *sl)
+{
+	struct json_object *o = json_object_new_object(), *pol, *cnt, *mem, *stat;
 
 	add(o, "name", jstr(sl->name));
 	add(o, "priority", json_object_new_int64(sl->priority));
@@ -273,6 +377,11 @@ static struct json_object *json_slice(const struct slice_status *sl)
 	add(pol, "background_reclaim", json_object_new_boolean(sl->background));
 	add(pol, "reclaim_headroom", ju64(sl->headroom));
 	add(pol, "reclaim_rate", ju64_or_null(sl->reclaim_rate));
+	add(pol, "numa_balancing", jstr(sl->numa ? sl->numa : "default"));
+	add(pol, "numa_scan_period_min_usec", ju64_or_kernel(sl->numa_scan_period_min_usec));
+	add(pol, "numa_scan_period_max_usec", ju64_or_kernel(sl->numa_scan_period_max_usec));
+	add(pol, "numa_scan_size", ju64_or_kernel(sl->numa_scan_size));
+	add(pol, "numa_hot_threshold_usec", ju64_or_kernel(sl->numa_hot_threshold_usec));
 	add(o, "policy", pol);
 	add(o, "fault_rate", jdouble1(sl->fault_rate));
 	add(o, "cpu_percent", sl->cpu_usage_threshold && sl->cpu_percent >= 0 ? jdouble1(sl->cpu_percent) : NULL);
@@ -281,6 +390,7 @@ static struct json_object *json_slice(const struct slice_status *sl)
 	add(o, "throttling", json_object_new_boolean(sl->throttling));
 	add(o, "guard_tripped", json_object_new_boolean(sl->guard_tripped));
 	add(o, "protect_suspended", json_object_new_boolean(sl->protect_suspended));
+	add(o, "numa", jstr(slice_numa(s, sl)));
 	cnt = json_object_new_object();
 	add(cnt, "faults", ju64(sl->faults));
 	add(cnt, "activations", ju64(sl->activations));
@@ -293,6 +403,8 @@ static struct json_object *json_slice(const struct slice_status *sl)
 	add(cnt, "reclaimed_bytes", ju64(sl->reclaimed));
 	add(cnt, "reclaim_passes", ju64(sl->reclaim_passes));
 	add(cnt, "reclaim_errors", ju64(sl->reclaim_errors));
+	add(cnt, "numa_on_decisions", ju64(sl->numa_on_decisions));
+	add(cnt, "numa_off_decisions", ju64(sl->numa_off_decisions));
 	add(o, "counters", cnt);
 	add(o, "last_reclaim_ago_usec", ju64_or_null(sl->reclaim_ago_usec));
 	add(o, "last_reclaim_free", sl->reclaim_ago_usec != UINT64_MAX ? ju64(sl->reclaim_last_free) : NULL);
@@ -306,6 +418,14 @@ static struct json_object *json_slice(const struct slice_status *sl)
 		add(mem, "high", jmem(sl->memory_high));
 	}
 	add(o, "memory", mem);
+	stat = NULL;
+	if (sl->have_numa_stat) {
+		stat = json_object_new_object();
+		add(stat, "numa_pte_updates", ju64(sl->numa_pte_updates));
+		add(stat, "numa_hint_faults", ju64(sl->numa_hint_faults));
+		add(stat, "numa_pages_migrated", ju64(sl->numa_pages_migrated));
+	}
+	add(o, "memory_stat", stat);
 	return o;
 }
 
@@ -316,13 +436,14 @@ static void print_json(FILE *f, struct json_object *root)
 	json_object_put(root);
 }
 
-static struct json_object *json_kernel(const char *release, bool supported, const char *hooks)
+static struct json_object *json_kernel(const char *release, bool supported, const char *hooks, int numa_sysctl)
 {
 	struct json_object *k = json_object_new_object();
 
 	add(k, "release", jstr(release));
 	add(k, "supported", json_object_new_boolean(supported));
 	add(k, "hooks", jwords(hooks));
+	add(k, "numa_balancing", numa_sysctl >= 0 ? json_object_new_int(numa_sysctl) : NULL);
 	return k;
 }
 
@@ -351,6 +472,8 @@ static struct json_object *json_daemon(const struct daemon_status *s, const char
 	add(d, "reclaim_path", s ? jstr(s->reclaim_path) : NULL);
 	add(d, "reclaim_note", s ? jstr(s->reclaim_note) : NULL);
 	add(d, "free_bytes", s && s->free_bytes ? ju64(s->free_bytes) : NULL);
+	add(d, "numa_hook", s ? json_object_new_boolean(s->numa_hook) : NULL);
+	add(d, "numa_loaded", s ? json_object_new_boolean(s->numa_loaded) : NULL);
 	for (size_t i = 0; s && i < s->n_skipped; i++) {
 		struct json_object *p = json_object_new_object();
 
@@ -369,21 +492,22 @@ void status_render_json(FILE *f, const struct daemon_status *s, const char *slic
 
 	add(root, "version", json_object_new_int(STATUS_JSON_VERSION));
 	add(root, "daemon", json_daemon(s, NULL, now_usec));
-	add(root, "kernel", json_kernel(s->kernel_release, s->kernel_supported, s->hooks));
+	add(root, "kernel", json_kernel(s->kernel_release, s->kernel_supported, s->hooks, s->numa_sysctl));
 	for (size_t i = 0; i < s->n_slices; i++)
 		if (selected(&s->slices[i], slice))
-			json_object_array_add(slices, json_slice(&s->slices[i]));
+			json_object_array_add(slices, json_slice(s, &s->slices[i]));
 	add(root, "slices", slices);
 	print_json(f, root);
 }
 
-void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks)
+void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks,
+				    int numa_sysctl)
 {
 	struct json_object *root = json_object_new_object();
 
 	add(root, "version", json_object_new_int(STATUS_JSON_VERSION));
 	add(root, "daemon", json_daemon(NULL, why, 0));
-	add(root, "kernel", json_kernel(release, supported, hooks));
+	add(root, "kernel", json_kernel(release, supported, hooks, numa_sysctl));
 	add(root, "slices", json_object_new_array());
 	print_json(f, root);
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "state.h"
@@ -12,8 +14,16 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 void status_render_json(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
 /* What memcgd is doing to the slice right now, in one word. */
 const char *slice_action(const struct slice_status *s);
+/* The NUMA balancing in force for the slice's tasks: on or off (memcgd's numa_balancing decides,
+ * [NUMA] Balancing=), or kernel (kernel.numa_balancing). */
+const char *slice_numa(const struct daemon_status *s, const struct slice_status *sl);
+/* [NUMA] tuning in configuration terms (0 = the kernel's): "ScanPeriodMin=500ms ScanSize=256M, the
+ * kernel's other parameters", or "the kernel's scan parameters". */
+char *numa_tuning_text(char *buf, size_t len, uint64_t scan_period_min_usec, uint64_t scan_period_max_usec,
+		       uint64_t scan_size, uint64_t hot_threshold_usec);
 /* `memcgctl status --json` when memcgd is not running: the same keys, null where there is no
  * daemon to ask. */
-void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks);
+void status_render_json_not_running(FILE *f, const char *why, const char *release, bool supported, const char *hooks,
+				    int numa_sysctl);
 /* The "version" of the JSON status: raised when a key changes its meaning or goes away. */
 #define STATUS_JSON_VERSION 1

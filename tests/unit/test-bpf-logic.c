@@ -4,7 +4,7 @@
  * and the clock is a variable (bpf-shim/). Nothing is loaded into a kernel. What the verifier
  * and concurrent CPUs do is tested in the guest (tests/e2e); this pins down the semantics:
  * windows, activation, levels, protection, throttling, the guard, cgroup resolution, the
- * generation switch, and the cost of an unmanaged fault.
+ * generation switch, the cost of an unmanaged fault, background reclaim and NUMA balancing.
  */
 #include "memcgd.bpf.c"
 
@@ -768,6 +768,102 @@ static void test_background_reclaim(void)
 	CHECK(shim_memcg_refs == 0 && shim_cgroup_refs == 0);
 }
 
+/* ---- NUMA balancing ([NUMA], numa.bpf.h) ---- */
+
+/* The kernel's global parameters, as task_numa_work() prefills them */
+static const struct memcg_numa_params global_params = {
+	.scan_period_min_ms = 1000, .scan_period_max_ms = 60000, .scan_size_mb = 256, .hot_threshold_ms = 1000,
+};
+
+static struct memcgd_policy *policy_at(__u32 gen, __u32 slot)
+{
+	__u32 key = gen * MEMCGD_MAX_SLICES + slot;
+
+	return bpf_map_lookup_elem(&policies, &key);
+}
+
+/* numa_balancing for a task of memcg: the decision, the parameters it leaves in *params */
+static int numa_decision(struct mem_cgroup *memcg, struct memcg_numa_params *params)
+{
+	*params = global_params;
+	return memcgd_numa_balancing(memcg, params);
+}
+
+static void test_numa_balancing(void)
+{
+	struct memcgd_slice_state *high = state(HIGH), *low = state(LOW);
+	struct memcg_numa_params params;
+	struct memcgd_policy *p;
+	__u64 on0 = high->numa_on_decisions, off0 = low->numa_off_decisions;
+
+	active_gen = 0;
+	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 0);
+
+	/* no Balancing=: kernel.numa_balancing decides, nothing is written or counted */
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_DEFAULT);
+	CHECK(!memcmp(&params, &global_params, sizeof(params)));
+	CHECK(high->numa_on_decisions == on0 && high->numa_off_decisions == 0);
+
+	/* an unmanaged cgroup (under a link through a cgroup memcgd does not know): the same */
+	CHECK(numa_decision(&mc_other, &params) == MEMCG_NUMAB_DEFAULT);
+	CHECK(!memcmp(&params, &global_params, sizeof(params)));
+
+	/* Balancing=yes with ScanPeriodMin= and ScanSize=: only those are written */
+	p = policy_at(0, HIGH);
+	p->flags |= MEMCGD_POLICY_NUMA_ON;
+	p->numa_scan_period_min_ms = 500;
+	p->numa_scan_size_mb = 1024;
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_ON);
+	CHECK(params.scan_period_min_ms == 500 && params.scan_size_mb == 1024);
+	CHECK(params.scan_period_max_ms == global_params.scan_period_max_ms);
+	CHECK(params.hot_threshold_ms == global_params.hot_threshold_ms);
+	CHECK(high->numa_on_decisions == on0 + 1);
+	/* the slice's services too (and a cgroup below them that no hook has seen yet) */
+	CHECK(numa_decision(&mc_high_svc, &params) == MEMCG_NUMAB_ON && params.scan_size_mb == 1024);
+	{
+		struct kernfs_node kn_new = { .parent = &kn_high_svc, .id = 120 };
+		struct cgroup cg_new = { .kn = &kn_new };
+		struct mem_cgroup mc_new = { .css = { .cgroup = &cg_new, .flags = CSS_ONLINE } };
+		__u64 id = kn_new.id;
+
+		CHECK(numa_decision(&mc_new, &params) == MEMCG_NUMAB_ON);
+		memcgd_cgroup_offline(&mc_new);
+		CHECK(bpf_map_lookup_elem(&slice_of, &id) == NULL);
+	}
+	CHECK(high->numa_on_decisions == on0 + 3);
+	/* every parameter set */
+	p->numa_scan_period_max_ms = 120000;
+	p->numa_hot_threshold_ms = 5;
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_ON);
+	CHECK(params.scan_period_min_ms == 500 && params.scan_period_max_ms == 120000 &&
+	      params.scan_size_mb == 1024 && params.hot_threshold_ms == 5);
+	/* none set: balanced with the kernel's parameters */
+	p->numa_scan_period_min_ms = p->numa_scan_period_max_ms = p->numa_scan_size_mb = p->numa_hot_threshold_ms = 0;
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_ON);
+	CHECK(!memcmp(&params, &global_params, sizeof(params)));
+
+	/* Balancing=no: not balanced, nothing written, counted apart */
+	p = policy_at(0, LOW);
+	p->flags |= MEMCGD_POLICY_NUMA_OFF;
+	CHECK(numa_decision(&mc_low, &params) == MEMCG_NUMAB_OFF);
+	CHECK(!memcmp(&params, &global_params, sizeof(params)));
+	CHECK(low->numa_off_decisions == off0 + 1 && low->numa_on_decisions == 0);
+
+	/* the active generation decides: a reload that turns it around takes effect at the flip */
+	set_policy(1, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(1, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 0);
+	policy_at(1, HIGH)->flags |= MEMCGD_POLICY_NUMA_OFF;
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_ON);
+	active_gen = 1;
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_OFF);
+	CHECK(numa_decision(&mc_low, &params) == MEMCG_NUMAB_DEFAULT);
+	/* a slot without a policy in the active generation (slice removed): the kernel decides */
+	memset(policy_at(1, HIGH), 0, sizeof(struct memcgd_policy));
+	CHECK(numa_decision(&mc_high, &params) == MEMCG_NUMAB_DEFAULT);
+	active_gen = 0;
+}
+
 int main(void)
 {
 	setup();
@@ -788,5 +884,6 @@ int main(void)
 	test_exempt();
 	test_ceiling();
 	test_background_reclaim();
+	test_numa_balancing();
 	return test_summary("test-bpf-logic");
 }

@@ -29,16 +29,23 @@ static void collect(struct result *res)
 	}
 }
 
-static void parse_slice(const char *text, struct result *res)
+/* A slice file with the defaults memcgd.conf left in *defaults. */
+static void parse_slice_with(const char *text, const struct slice_settings *defaults, struct result *res)
 {
-	struct slice_settings defaults;
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 
 	memset(res, 0, sizeof(*res));
-	slice_settings_init(&defaults);
-	res->r = conf_parse_slice_stream(f, "/etc/memcgd.d/50-test.conf", &defaults, &res->slice, &res->d);
+	res->r = conf_parse_slice_stream(f, "/etc/memcgd.d/50-test.conf", defaults, &res->slice, &res->d);
 	fclose(f);
 	collect(res);
+}
+
+static void parse_slice(const char *text, struct result *res)
+{
+	struct slice_settings defaults;
+
+	slice_settings_init(&defaults);
+	parse_slice_with(text, &defaults, res);
 }
 
 static void done(struct result *res)
@@ -195,6 +202,237 @@ static void test_reclaim(void)
 	policy_compile(&res.slice, 3, 1, &p);
 	CHECK(p.reclaim_rate == RECLAIM_RATE_MAX);
 	done(&res);
+}
+
+/* memcgd.conf from text; 0 or -EINVAL, the diagnostics in *all */
+static int parse_main(const char *text, struct daemon_conf *dc, char *all, size_t len)
+{
+	struct diag_list d = {};
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	char buf[512];
+	size_t off = 0;
+	int r;
+
+	daemon_conf_init(dc);
+	r = conf_parse_main_stream(f, "/etc/memcgd.conf", dc, &d);
+	fclose(f);
+	all[0] = '\0';
+	for (size_t i = 0; i < d.n; i++) {
+		int w = snprintf(all + off, len - off, "%s\n", diag_format(&d.items[i], buf, sizeof(buf)));
+
+		if (w > 0 && (size_t)w < len - off)
+			off += (size_t)w;
+	}
+	diag_list_clear(&d);
+	return r;
+}
+
+/* [NUMA]: who decides NUMA balancing for the slice, and the scan parameters with Balancing=yes */
+static void test_numa(void)
+{
+	static const char *const good[][2] = {
+		/* the line, the choice it gives */
+		{ "Balancing=yes", "yes" }, { "Balancing=on", "yes" }, { "Balancing=true", "yes" },
+		{ "Balancing=no", "no" }, { "Balancing=off", "no" }, { "Balancing=default", "default" },
+	};
+	struct slice_settings def;
+	struct result res;
+	struct memcgd_policy p;
+	char all[2048];
+	struct daemon_conf dc;
+
+	/* not set: the kernel decides (kernel.numa_balancing), with its own parameters */
+	parse_slice("[Slice]\nName=batch.slice\nPriority=1\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.numa == NUMA_BALANCING_DEFAULT);
+	CHECK(res.slice.settings.numa_scan_period_min_usec == 0 && res.slice.settings.numa_scan_period_max_usec == 0);
+	CHECK(res.slice.settings.numa_scan_size == 0 && res.slice.settings.numa_hot_threshold_usec == 0);
+	CHECK(res.slice.numa_lines.balancing == 0);
+	done(&res);
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		char text[256];
+
+		snprintf(text, sizeof(text), "[Slice]\nName=batch.slice\nPriority=1\n[NUMA]\n%s\n", good[i][0]);
+		parse_slice(text, &res);
+		CHECK(res.r == 0);
+		CHECK_STREQ(numa_balancing_to_string(res.slice.settings.numa), good[i][1]);
+		CHECK(res.slice.numa_lines.balancing == 5);
+		done(&res);
+	}
+
+	/* every key, with its line */
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=yes\nScanPeriodMin=500ms\n"
+		    "ScanPeriodMax=2min\nScanSize=512M\nHotThreshold=2s\n", &res);
+	CHECK(res.r == 0 && res.d.n == 0);
+	CHECK(res.slice.settings.numa == NUMA_BALANCING_ON);
+	CHECK(res.slice.settings.numa_scan_period_min_usec == 500 * USEC_PER_MSEC);
+	CHECK(res.slice.settings.numa_scan_period_max_usec == 120 * USEC_PER_SEC);
+	CHECK(res.slice.settings.numa_scan_size == 512ULL << 20);
+	CHECK(res.slice.settings.numa_hot_threshold_usec == 2 * USEC_PER_SEC);
+	CHECK(res.slice.numa_lines.balancing == 5);
+	CHECK(res.slice.numa_lines.tuning[NUMA_SCAN_PERIOD_MIN] == 6 && res.slice.numa_lines.tuning[NUMA_SCAN_PERIOD_MAX] == 7);
+	CHECK(res.slice.numa_lines.tuning[NUMA_SCAN_SIZE] == 8 && res.slice.numa_lines.tuning[NUMA_HOT_THRESHOLD] == 9);
+	/* compiled: whole milliseconds and MiB, as struct memcg_numa_params has them */
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(p.flags & MEMCGD_POLICY_NUMA_ON);
+	CHECK(!(p.flags & MEMCGD_POLICY_NUMA_OFF));
+	CHECK(p.numa_scan_period_min_ms == 500 && p.numa_scan_period_max_ms == 120000);
+	CHECK(p.numa_scan_size_mb == 512 && p.numa_hot_threshold_ms == 2000);
+	done(&res);
+
+	/* the limits themselves are accepted: the kernel's clamp ranges */
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=yes\nScanPeriodMin=100ms\n"
+		    "ScanPeriodMax=10min\nScanSize=2560M\nHotThreshold=60s\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.numa_scan_period_min_usec == NUMA_SCAN_PERIOD_MIN_USEC);
+	CHECK(res.slice.settings.numa_scan_period_max_usec == NUMA_SCAN_PERIOD_MAX_USEC);
+	CHECK(res.slice.settings.numa_scan_size == NUMA_SCAN_SIZE_MAX);
+	CHECK(res.slice.settings.numa_hot_threshold_usec == NUMA_HOT_THRESHOLD_MAX_USEC);
+	done(&res);
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=yes\nScanPeriodMin=10min\n"
+		    "ScanPeriodMax=10min\nScanSize=1M\nHotThreshold=1ms\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.numa_scan_size == NUMA_SCAN_SIZE_MIN);
+	CHECK(res.slice.settings.numa_hot_threshold_usec == NUMA_HOT_THRESHOLD_MIN_USEC);
+	done(&res);
+
+	/* Balancing=no: nothing to tune, never balanced; default: not in the policy at all */
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=no\nScanSize=64M\n", &res);
+	CHECK(res.r == 0);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK((p.flags & MEMCGD_POLICY_NUMA_OFF) && !(p.flags & MEMCGD_POLICY_NUMA_ON));
+	CHECK(p.numa_scan_size_mb == 0);
+	done(&res);
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nScanSize=64M\n", &res);
+	CHECK(res.r == 0);
+	policy_compile(&res.slice, 0, 1, &p);
+	CHECK(!(p.flags & (MEMCGD_POLICY_NUMA_ON | MEMCGD_POLICY_NUMA_OFF)) && p.numa_scan_size_mb == 0);
+	done(&res);
+
+	/* bad values: one diagnostic each, at its line */
+	expect_error("[NUMA]", "Balancing=sometimes", "Balancing='sometimes' is not a NUMA balancing choice: "
+		     "expected yes, no or default (as kernel.numa_balancing)");
+	expect_error("[NUMA]", "Balancing=", "Balancing= has no value");
+	expect_error("[NUMA]", "ScanPeriodMin=50ms", "ScanPeriodMin='50ms' is not a NUMA scan period: expected "
+		     "whole milliseconds from 100ms to 10min");
+	expect_error("[NUMA]", "ScanPeriodMin=11min", "is not a NUMA scan period");
+	expect_error("[NUMA]", "ScanPeriodMin=100500us", "is not a NUMA scan period");
+	expect_error("[NUMA]", "ScanPeriodMin=often", "is not a NUMA scan period");
+	expect_error("[NUMA]", "ScanPeriodMax=infinity", "ScanPeriodMax='infinity' is not a NUMA scan period");
+	expect_error("[NUMA]", "ScanPeriodMax=0", "is not a NUMA scan period");
+	expect_error("[NUMA]", "ScanSize=512K", "ScanSize='512K' is not a NUMA scan size: expected whole MiB from "
+		     "1M to 2560M");
+	expect_error("[NUMA]", "ScanSize=1536K", "is not a NUMA scan size");
+	expect_error("[NUMA]", "ScanSize=2561M", "is not a NUMA scan size");
+	expect_error("[NUMA]", "ScanSize=3G", "is not a NUMA scan size");
+	expect_error("[NUMA]", "ScanSize=infinity", "is not a NUMA scan size");
+	expect_error("[NUMA]", "ScanSize=0", "is not a NUMA scan size");
+	expect_error("[NUMA]", "HotThreshold=0", "HotThreshold='0' is not a hot-page threshold: expected whole "
+		     "milliseconds from 1ms to 60s");
+	expect_error("[NUMA]", "HotThreshold=61s", "is not a hot-page threshold");
+	expect_error("[NUMA]", "HotThreshold=1500us", "is not a hot-page threshold");
+	expect_error("[NUMA]", "ScanPeriod=1s", "unknown key ScanPeriod= in section [NUMA]");
+	expect_error("[Numa]", "Balancing=yes", "unknown section [Numa]");
+
+	/* ScanPeriodMin= above ScanPeriodMax= in one file: at ScanPeriodMin='s line; equal is fine */
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=yes\nScanPeriodMax=1min\n"
+		    "ScanPeriodMin=2min\n", &res);
+	CHECK(res.r == -EINVAL && res.d.n == 1);
+	CHECK_CONTAINS(res.all, "/etc/memcgd.d/50-test.conf:7: ScanPeriodMin=2min is above ScanPeriodMax=1min "
+		       "(line 6): the shortest time between two NUMA scans cannot be longer than the longest\n");
+	done(&res);
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nScanPeriodMax=1min\nScanPeriodMin=1min\n", &res);
+	CHECK(res.r == 0);
+	done(&res);
+
+	/* ... and in the settings of one slice taken together with memcgd.conf's defaults */
+	slice_settings_init(&def);
+	def.numa_scan_period_max_usec = 60 * USEC_PER_SEC;
+	parse_slice_with("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nScanPeriodMin=90s\n", &def, &res);
+	CHECK(res.r == -EINVAL && res.d.n == 1);
+	CHECK_CONTAINS(res.all, "50-test.conf:5: ScanPeriodMin=1min 30s is above ScanPeriodMax=1min of memcgd.conf");
+	done(&res);
+	parse_slice_with("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nScanPeriodMin=30s\n", &def, &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.numa_scan_period_min_usec == 30 * USEC_PER_SEC);
+	CHECK(res.slice.settings.numa_scan_period_max_usec == 60 * USEC_PER_SEC);
+	done(&res);
+	slice_settings_init(&def);
+	def.numa_scan_period_min_usec = 2 * USEC_PER_SEC;
+	parse_slice_with("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nBalancing=yes\nScanPeriodMax=1s\n", &def, &res);
+	CHECK(res.r == -EINVAL && res.d.n == 1);
+	CHECK_CONTAINS(res.all, "50-test.conf:6: ScanPeriodMax=1s is below ScanPeriodMin=2s of memcgd.conf: the "
+		       "longest time between two NUMA scans cannot be shorter than the shortest");
+	done(&res);
+	/* a slice that sets neither inherits memcgd.conf's pair, which memcgd.conf's own check covers */
+	def.numa_scan_period_max_usec = USEC_PER_SEC;
+	parse_slice_with("[Slice]\nName=web.slice\nPriority=5\n", &def, &res);
+	CHECK(res.r == 0);
+	done(&res);
+
+	/* memcgd.conf: [NUMA] as the defaults of every slice, with the same checks */
+	CHECK(parse_main("[NUMA]\nBalancing=no\nScanPeriodMin=2s\nScanPeriodMax=30s\nScanSize=128M\nHotThreshold=500ms\n",
+			 &dc, all, sizeof(all)) == 0);
+	CHECK_STREQ(all, "");
+	CHECK(dc.defaults.numa == NUMA_BALANCING_OFF);
+	CHECK(dc.defaults.numa_scan_period_min_usec == 2 * USEC_PER_SEC);
+	CHECK(dc.defaults.numa_scan_period_max_usec == 30 * USEC_PER_SEC);
+	CHECK(dc.defaults.numa_scan_size == 128ULL << 20);
+	CHECK(dc.defaults.numa_hot_threshold_usec == 500 * USEC_PER_MSEC);
+	CHECK(dc.numa_lines.balancing == 2 && dc.numa_lines.tuning[NUMA_HOT_THRESHOLD] == 6);
+	free(dc.file);
+	CHECK(parse_main("# defaults\n[NUMA]\nScanPeriodMin=2min\nScanPeriodMax=1min\nScanSize=2G 1K\n",
+			 &dc, all, sizeof(all)) == -EINVAL);
+	CHECK_CONTAINS(all, "/etc/memcgd.conf:3: ScanPeriodMin=2min is above ScanPeriodMax=1min (line 4)");
+	CHECK_CONTAINS(all, "/etc/memcgd.conf:5: ScanSize='2G 1K' is not a NUMA scan size");
+	free(dc.file);
+}
+
+/* memcgctl check's notes: tuning keys where no Balancing=yes applies them */
+static void test_numa_notes(void)
+{
+	struct result a, b;
+	struct memcgd_config c = {};
+	struct diag_list d = {};
+	char buf[512];
+
+	parse_slice("[Slice]\nName=web.slice\nPriority=5\n[NUMA]\nHotThreshold=2s\nScanSize=64M\n", &a);
+	parse_slice("[Slice]\nName=db.slice\nPriority=6\n[NUMA]\nBalancing=yes\nScanSize=64M\n", &b);
+	CHECK(a.r == 0 && b.r == 0);
+	c.slices = calloc(2, sizeof(*c.slices));
+	c.slices[0] = a.slice;
+	c.slices[1] = b.slice;
+	c.n_slices = 2;
+	daemon_conf_init(&c.daemon);
+	c.daemon.file = strdup("/etc/memcgd.conf");
+	config_notes(&c, &d);
+	CHECK(d.n == 1);
+	if (d.n == 1)
+		CHECK_STREQ(diag_format(&d.items[0], buf, sizeof(buf)),
+			    "/etc/memcgd.d/50-test.conf:5: note: [NUMA] ScanSize=, HotThreshold= apply only with "
+			    "Balancing=yes; web.slice has Balancing=default");
+	diag_list_clear(&d);
+
+	/* memcgd.conf's tuning: a note only when no slice has Balancing=yes */
+	c.daemon.numa_lines.tuning[NUMA_SCAN_SIZE] = 7;
+	config_notes(&c, &d);
+	CHECK(d.n == 1);
+	diag_list_clear(&d);
+	c.slices[1].settings.numa = NUMA_BALANCING_OFF;
+	config_notes(&c, &d);
+	CHECK(d.n == 3);
+	if (d.n == 3) {
+		CHECK_STREQ(diag_format(&d.items[1], buf, sizeof(buf)),
+			    "/etc/memcgd.d/50-test.conf:6: note: [NUMA] ScanSize= applies only with Balancing=yes; "
+			    "db.slice has Balancing=no");
+		CHECK_STREQ(diag_format(&d.items[2], buf, sizeof(buf)),
+			    "/etc/memcgd.conf:7: note: [NUMA] ScanSize= applies only with Balancing=yes, which no slice has");
+	}
+	diag_list_clear(&d);
+	diag_list_clear(&a.d);
+	diag_list_clear(&b.d);
+	memcgd_config_done(&c);
 }
 
 static void test_max_continuous_limits(void)
@@ -442,6 +680,8 @@ static void test_missing_file(void)
 int main(void)
 {
 	test_reclaim();
+	test_numa();
+	test_numa_notes();
 	test_every_key();
 	test_defaults();
 	test_bad_values();

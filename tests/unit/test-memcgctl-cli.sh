@@ -15,6 +15,9 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 grep -q "configuration OK: 3 slices" "$tmp/out" || fail "examples: $(cat "$tmp/out")"
 grep -q "high.slice priority 50, active above 500 faults/s over 1s or at 50% CPU, protect min" "$tmp/out" ||
 	fail "CPUUsage= of 50-high.conf not shown: $(cat "$tmp/out")"
+# its commented [NUMA] policy stays commented: the kernel decides
+grep -A1 ": high.slice priority 50," "$tmp/out" | grep -qx "  \[NUMA\] Balancing=default (as kernel.numa_balancing)" ||
+	fail "[NUMA] of 50-high.conf not shown: $(cat "$tmp/out")"
 # background/10-low.conf: the alternative to 10-low.conf (both are low.slice)
 "$memcgctl" check "$examples"/memcgd.conf "$examples"/50-high.conf "$examples"/background/10-low.conf >"$tmp/out" 2>&1 ||
 	fail "background/10-low.conf does not validate: $(cat "$tmp/out")"
@@ -24,6 +27,28 @@ grep -q "low.slice priority 10, .*, throttle never, background reclaim below 256
 if "$memcgctl" check "$examples"/10-low.conf "$examples"/background/10-low.conf >"$tmp/out" 2>&1; then
 	fail "10-low.conf and background/10-low.conf together were accepted (both are low.slice)"
 fi
+
+# [NUMA]: the policy of each slice on a line of its own; tuning without Balancing=yes is a note
+printf '[Slice]\nName=numa.slice\nPriority=20\n[NUMA]\nBalancing=yes\nScanPeriodMin=500ms\nScanSize=256M\n' >"$tmp/numa.conf"
+printf '[Slice]\nName=tuned.slice\nPriority=30\n[NUMA]\nHotThreshold=2s\n' >"$tmp/tuned.conf"
+printf '[Slice]\nName=off.slice\nPriority=40\n[NUMA]\nBalancing=no\n' >"$tmp/off.conf"
+"$memcgctl" check "$tmp/numa.conf" "$tmp/tuned.conf" "$tmp/off.conf" >"$tmp/out" 2>"$tmp/err" ||
+	fail "[NUMA] files refused: $(cat "$tmp/out" "$tmp/err")"
+grep -A1 ": numa.slice priority 20," "$tmp/out" |
+	grep -qx "  \[NUMA\] Balancing=yes, ScanPeriodMin=500ms ScanSize=256M, the kernel's other parameters" ||
+	fail "numa.slice's [NUMA] not shown: $(cat "$tmp/out")"
+grep -A1 ": off.slice priority 40," "$tmp/out" |
+	grep -qx "  \[NUMA\] Balancing=no (never NUMA balanced, whatever kernel.numa_balancing says)" ||
+	fail "off.slice's [NUMA] not shown: $(cat "$tmp/out")"
+grep -qx "$tmp/tuned.conf:5: note: \[NUMA\] HotThreshold= applies only with Balancing=yes; tuned.slice has Balancing=default" \
+	"$tmp/out" || fail "no note for HotThreshold= without Balancing=yes: $(cat "$tmp/out")"
+grep -q "configuration OK: 3 slices" "$tmp/out" || fail "[NUMA] files: $(cat "$tmp/out")"
+[[ ! -s "$tmp/err" ]] || fail "a note went to stderr: $(cat "$tmp/err")"
+printf '[Slice]\nName=numa.slice\nPriority=20\n[NUMA]\nScanPeriodMax=1min\nScanPeriodMin=2min\nScanSize=1G 1K\n' >"$tmp/numa.conf"
+if "$memcgctl" check "$tmp/numa.conf" >"$tmp/out" 2>"$tmp/err"; then fail "check accepted ScanPeriodMin= above ScanPeriodMax="; fi
+grep -q "^$tmp/numa.conf:6: ScanPeriodMin=2min is above ScanPeriodMax=1min (line 5)" "$tmp/err" ||
+	fail "no file:line for ScanPeriodMin= above ScanPeriodMax=: $(cat "$tmp/err")"
+grep -q "^$tmp/numa.conf:7: ScanSize='1G 1K' is not a NUMA scan size" "$tmp/err" || fail "no file:line for ScanSize=: $(cat "$tmp/err")"
 
 # a broken file: non-zero exit, file:line on stderr
 printf '[Slice]\nName=web.slice\nPriority=high\n[Throttle]\nDelay=5s\n' >"$tmp/bad.conf"
@@ -85,6 +110,34 @@ assert [s["name"] for s in d["slices"]] == ["low.slice"], d
 assert d["slices"][0]["reason"] == "slice is inactive", d
 assert d["kernel"]["hooks"] == ["below_low", "below_min"], d
 ' "$tmp/out" || fail "JSON status: $(cat "$tmp/out")"
+# NUMA: the policy in force from the state file, memory.stat's numa_* items from the slice's cgroup
+mkdir -p "$tmp/cg/high.slice"
+echo 1048576 >"$tmp/cg/high.slice/memory.current"
+printf 'anon 1048576\nnuma_pages_migrated 15900\nnuma_pte_updates 16384\nnuma_hint_faults 16000\n' >"$tmp/cg/high.slice/memory.stat"
+printf 'daemon\tpid=%d\tstate=running\tmode=enforce\tupdated=%d000000\tgeneration=1\tsupported=1\tnuma_hook=1\tnuma_loaded=1\n' $$ "$(date +%s)" >"$tmp/state"
+printf 'slice\tname=high.slice\tpriority=50\tattach=attached\tcgroup=/high.slice\tprotect=min\tnuma=yes\tnuma_scan_min=500000\tnuma_on=7\n' >>"$tmp/state"
+"$memcgctl" --state-file="$tmp/state" --cgroup-root="$tmp/cg" status >"$tmp/out" 2>&1 || fail "status with NUMA: $(cat "$tmp/out")"
+grep -Eq '^NUMA: +memcg_bpf_ops::numa_balancing loaded: \[NUMA\] Balancing= decides per slice, kernel\.numa_balancing(=[0-9])? for the others$' "$tmp/out" ||
+	fail "no daemon NUMA line: $(cat "$tmp/out")"
+grep -Eq '^  NUMA: +on \(Balancing=yes, whatever kernel\.numa_balancing(=[0-9])? says\): ScanPeriodMin=500ms, the kernel.s other parameters; 7 on, 0 off decisions$' "$tmp/out" ||
+	fail "no slice NUMA line: $(cat "$tmp/out")"
+grep -q '^  NUMA stat:    16384 PTE updates, 16000 hinting faults, 15900 pages migrated (memory.stat)$' "$tmp/out" ||
+	fail "memory.stat's numa_* items not shown: $(cat "$tmp/out")"
+"$memcgctl" --state-file="$tmp/state" --cgroup-root="$tmp/cg" status --json >"$tmp/out" 2>&1 || fail "status --json with NUMA"
+python3 -c '
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+s = d["slices"][0]
+assert s["numa"] == "on", s
+assert s["policy"]["numa_balancing"] == "yes" and s["policy"]["numa_scan_period_min_usec"] == 500000, s
+assert s["policy"]["numa_scan_size"] is None, s
+assert s["counters"]["numa_on_decisions"] == 7, s
+assert s["memory_stat"] == {"numa_pte_updates": 16384, "numa_hint_faults": 16000, "numa_pages_migrated": 15900}, s
+assert d["daemon"]["numa_hook"] is True and d["daemon"]["numa_loaded"] is True, d
+# memcgctl reads the switch itself
+want = int(open("/proc/sys/kernel/numa_balancing").read()) if os.path.exists("/proc/sys/kernel/numa_balancing") else None
+assert d["kernel"]["numa_balancing"] == want, d
+' "$tmp/out" || fail "JSON NUMA status: $(cat "$tmp/out")"
 if "$memcgctl" --state-file="$tmp/state" status nosuch.slice >/dev/null 2>"$tmp/err"; then fail "unknown slice accepted"; fi
 grep -q "nosuch.slice is not managed" "$tmp/err" || fail "unknown slice message: $(cat "$tmp/err")"
 

@@ -93,6 +93,44 @@ static void test_compile(void)
 	CHECK(policy_max_usage(&s.settings, 8ULL << 30) == SIZE_INFINITY);
 }
 
+/* [NUMA] Balancing=: a flag for the numa_balancing program; the tuning only with yes, 0 where the
+ * kernel's global value stays */
+static void test_compile_numa(void)
+{
+	struct slice_conf s = mk("db.slice", 50);
+	struct memcgd_policy p;
+
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.flags == MEMCGD_POLICY_IN_USE);
+	CHECK(!p.numa_scan_period_min_ms && !p.numa_scan_period_max_ms && !p.numa_scan_size_mb && !p.numa_hot_threshold_ms);
+
+	s.settings.numa = NUMA_BALANCING_ON;
+	s.settings.numa_scan_period_min_usec = 250 * USEC_PER_MSEC;
+	s.settings.numa_scan_size = 2560ULL << 20;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_NUMA_ON));
+	CHECK(p.numa_scan_period_min_ms == 250 && p.numa_scan_size_mb == 2560);
+	CHECK(p.numa_scan_period_max_ms == 0 && p.numa_hot_threshold_ms == 0); /* the kernel's */
+	s.settings.numa_scan_period_max_usec = 600 * USEC_PER_SEC;
+	s.settings.numa_hot_threshold_usec = USEC_PER_MSEC;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.numa_scan_period_max_ms == 600000 && p.numa_hot_threshold_ms == 1);
+
+	/* no: never balanced, nothing to tune */
+	s.settings.numa = NUMA_BALANCING_OFF;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_NUMA_OFF));
+	CHECK(!p.numa_scan_period_min_ms && !p.numa_scan_period_max_ms && !p.numa_scan_size_mb && !p.numa_hot_threshold_ms);
+
+	/* the other settings compile as before next to it */
+	s.settings.reclaim_background = true;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_NUMA_OFF | MEMCGD_POLICY_RECLAIM));
+	s.settings.numa = NUMA_BALANCING_DEFAULT;
+	policy_compile(&s, 0, 1, &p);
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_RECLAIM));
+}
+
 static void test_slots(void)
 {
 	char *slots[MEMCGD_MAX_SLICES] = {};
@@ -193,6 +231,7 @@ int main(void)
 	test_levels();
 	test_too_many_levels();
 	test_compile();
+	test_compile_numa();
 	test_slots();
 	test_levels_rebuild();
 	return test_summary("test-policy");

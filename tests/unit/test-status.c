@@ -135,6 +135,20 @@ static void make_status(struct daemon_status *s)
 	s->free_bytes = 300ULL << 20;
 	s->slices[0].reclaim_ago_usec = UINT64_MAX;
 	s->slices[0].reclaim_rate = UINT64_MAX;
+	/* NUMA: high balanced by memcgd, with two parameters of its own; low asks for none but is not
+	 * attached */
+	s->numa_hook = s->numa_loaded = true;
+	s->numa_sysctl = 0;
+	s->slices[0].numa = strdup("yes");
+	s->slices[0].numa_scan_period_min_usec = 100000;
+	s->slices[0].numa_scan_period_max_usec = 1000000;
+	s->slices[0].numa_on_decisions = 42;
+	s->slices[0].have_numa_stat = true;
+	s->slices[0].numa_pte_updates = 16384;
+	s->slices[0].numa_hint_faults = 16000;
+	s->slices[0].numa_pages_migrated = 15900;
+	s->slices[1].numa = strdup("no");
+	s->slices[1].numa_off_decisions = 3;
 	s->n_skipped = 2;
 	s->skipped = calloc(2, sizeof(*s->skipped));
 	s->skipped[0] = (struct config_problem){ .file = strdup("/etc/memcgd.d/60-bad.conf"), .line = 5,
@@ -198,6 +212,17 @@ static void test_roundtrip(void)
 		CHECK(b.slices[1].reclaim_errors == 1 && b.slices[1].reclaim_last_error == -16);
 		CHECK(b.slices[1].reclaim_ago_usec == 3500000 && b.slices[1].reclaim_last_free == 200ULL << 20);
 		CHECK_STREQ(b.slices[1].reclaim_because, "web.slice");
+	}
+	CHECK(b.numa_hook && b.numa_loaded);
+	if (b.n_slices == 2) {
+		CHECK_STREQ(b.slices[0].numa, "yes");
+		CHECK(b.slices[0].numa_scan_period_min_usec == 100000 && b.slices[0].numa_scan_period_max_usec == 1000000);
+		CHECK(b.slices[0].numa_scan_size == 0 && b.slices[0].numa_hot_threshold_usec == 0);
+		CHECK(b.slices[0].numa_on_decisions == 42 && b.slices[0].numa_off_decisions == 0);
+		CHECK_STREQ(b.slices[1].numa, "no");
+		CHECK(b.slices[1].numa_off_decisions == 3);
+		/* memcgctl reads memory.stat itself: not in the state file */
+		CHECK(!b.slices[0].have_numa_stat && b.slices[0].numa_pte_updates == 0);
 	}
 	CHECK_STREQ(b.reclaim_path, "kernel");
 	CHECK_STREQ(b.reclaim_note, a.reclaim_note);
@@ -274,7 +299,62 @@ static void test_text(void)
 			    "          /etc/memcgd.d/70-open.conf: refused: world-writable (mode 0666)\n");
 	CHECK_CONTAINS(out, "\nWarning:  slice_of full (MaxCgroups=64): 37 cgroups not mapped to their slice, their "
 			    "page faults are not counted\n");
+
+	/* NUMA: the daemon's line, the slice's policy in force and memory.stat's counters */
+	CHECK_CONTAINS(out, "\nNUMA:     memcg_bpf_ops::numa_balancing loaded: [NUMA] Balancing= decides per slice, "
+			    "kernel.numa_balancing=0 for the others\n");
+	CHECK_CONTAINS(out, "  NUMA:         on (Balancing=yes, whatever kernel.numa_balancing=0 says): ScanPeriodMin=100ms "
+			    "ScanPeriodMax=1s, the kernel's other parameters; 42 on, 0 off decisions\n"
+			    "  NUMA stat:    16384 PTE updates, 16000 hinting faults, 15900 pages migrated (memory.stat)\n");
+	CHECK_CONTAINS(out, "  NUMA:         as kernel.numa_balancing=0, not Balancing=no: not attached\n");
 	free(out);
+
+	/* every other case of the slice's line */
+	free(s.slices[1].attach);
+	s.slices[1].attach = strdup("attached");
+	out = render(status_render_text, &s, "low-batch.slice");
+	CHECK_CONTAINS(out, "  NUMA:         off (Balancing=no, whatever kernel.numa_balancing=0 says); 0 on, 3 off decisions\n");
+	CHECK(strstr(out, "NUMA stat:") == NULL); /* no memory.stat read */
+	free(out);
+	free(s.slices[1].numa);
+	s.slices[1].numa = strdup("default");
+	s.numa_sysctl = -1; /* /proc/sys/kernel/numa_balancing unreadable */
+	out = render(status_render_text, &s, "low-batch.slice");
+	CHECK_CONTAINS(out, "  NUMA:         as kernel.numa_balancing (Balancing=default)\n");
+	CHECK_CONTAINS(out, "\nNUMA:     memcg_bpf_ops::numa_balancing loaded: [NUMA] Balancing= decides per slice, "
+			    "kernel.numa_balancing for the others\n");
+	free(out);
+	s.numa_sysctl = 1;
+	s.slices[0].numa_scan_size = 512ULL << 20;
+	s.slices[0].numa_hot_threshold_usec = 2000000;
+	out = render(status_render_text, &s, "high.slice");
+	CHECK_CONTAINS(out, "  NUMA:         on (Balancing=yes, whatever kernel.numa_balancing=1 says): ScanPeriodMin=100ms "
+			    "ScanPeriodMax=1s ScanSize=512M HotThreshold=2s; 42 on, 0 off decisions\n");
+	free(out);
+	s.slices[0].numa_scan_period_min_usec = s.slices[0].numa_scan_period_max_usec = 0;
+	s.slices[0].numa_scan_size = s.slices[0].numa_hot_threshold_usec = 0;
+	out = render(status_render_text, &s, "high.slice");
+	CHECK_CONTAINS(out, "says): the kernel's scan parameters; 42 on");
+	free(out);
+	/* the kernel lacks the hook: Balancing= is not in force, and the daemon's line says why */
+	s.numa_hook = s.numa_loaded = false;
+	out = render(status_render_text, &s, NULL);
+	CHECK_CONTAINS(out, "\nNUMA:     the kernel lacks memcg_bpf_ops::numa_balancing: kernel.numa_balancing=1 for every slice\n");
+	CHECK_CONTAINS(out, "  NUMA:         as kernel.numa_balancing=1, not Balancing=yes: the kernel lacks "
+			    "memcg_bpf_ops::numa_balancing\n");
+	CHECK_CONTAINS(out, "  NUMA:         as kernel.numa_balancing=1 (Balancing=default)\n");
+	free(out);
+	/* a dry run loads no numa_balancing */
+	s.numa_hook = true;
+	free(s.mode);
+	s.mode = strdup("dry-run");
+	out = render(status_render_text, &s, NULL);
+	CHECK_CONTAINS(out, "\nNUMA:     the kernel offers memcg_bpf_ops::numa_balancing, not loaded in a dry run: "
+			    "kernel.numa_balancing=1 for every slice\n");
+	CHECK_CONTAINS(out, "  NUMA:         as kernel.numa_balancing=1, not Balancing=yes: a dry run decides nothing\n");
+	daemon_status_done(&s);
+	free(out);
+	make_status(&s);
 
 	/* nothing refused: no warning */
 	s.unmapped_cgroups = 0;
@@ -324,9 +404,23 @@ static void test_json(void)
 			    "\"Mode='maximum' is not a protection mode\"},{\"file\":\"/etc/memcgd.d/70-open.conf\","
 			    "\"line\":null,");
 	CHECK_CONTAINS(out, "\"counters\":{\"faults\":0,\"activations\":0,\"active_usec\":0,\"protect_decisions\":0,\"throttle_decisions\":40,\"throttle_ms\":4000,\"guard_trips\":1,\"ceiling_refusals\":7,"
-			    "\"reclaimed_bytes\":1610612736,\"reclaim_passes\":12,\"reclaim_errors\":1}");
-	CHECK_CONTAINS(out, "\"background_reclaim\":true,\"reclaim_headroom\":268435456,\"reclaim_rate\":67108864}");
-	CHECK_CONTAINS(out, "\"background_reclaim\":false,\"reclaim_headroom\":0,\"reclaim_rate\":null}");
+			    "\"reclaimed_bytes\":1610612736,\"reclaim_passes\":12,\"reclaim_errors\":1,\"numa_on_decisions\":0,"
+			    "\"numa_off_decisions\":3}");
+	CHECK_CONTAINS(out, "\"background_reclaim\":true,\"reclaim_headroom\":268435456,\"reclaim_rate\":67108864,"
+			    "\"numa_balancing\":\"no\",\"numa_scan_period_min_usec\":null,\"numa_scan_period_max_usec\":null,"
+			    "\"numa_scan_size\":null,\"numa_hot_threshold_usec\":null}");
+	CHECK_CONTAINS(out, "\"background_reclaim\":false,\"reclaim_headroom\":0,\"reclaim_rate\":null,"
+			    "\"numa_balancing\":\"yes\",\"numa_scan_period_min_usec\":100000,\"numa_scan_period_max_usec\":1000000,"
+			    "\"numa_scan_size\":null,\"numa_hot_threshold_usec\":null}");
+	/* NUMA in force (low is not attached), decisions, memory.stat's items, the kernel's switch */
+	CHECK_CONTAINS(out, "\"protect_suspended\":false,\"numa\":\"on\",");
+	CHECK_CONTAINS(out, "\"protect_suspended\":true,\"numa\":\"kernel\",");
+	CHECK_CONTAINS(out, "\"numa_on_decisions\":42,\"numa_off_decisions\":0}");
+	CHECK_CONTAINS(out, "\"memory_stat\":{\"numa_pte_updates\":16384,\"numa_hint_faults\":16000,"
+			    "\"numa_pages_migrated\":15900}}");
+	CHECK_CONTAINS(out, "\"memory\":null,\"memory_stat\":null}");
+	CHECK_CONTAINS(out, "\"free_bytes\":314572800,\"numa_hook\":true,\"numa_loaded\":true,\"skipped\":");
+	CHECK_CONTAINS(out, "\"get_high_delay_ms\"],\"numa_balancing\":0}");
 	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":3500000,\"last_reclaim_free\":209715200,\"last_reclaim_because\":\"web.slice\"");
 	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":null,\"last_reclaim_free\":null,\"last_reclaim_because\":null");
 	CHECK_CONTAINS(out, "\"reclaim_path\":\"kernel\",\"reclaim_note\":\"in the kernel: memcg_charged starts a bpf_wq\",\"free_bytes\":314572800,");
@@ -352,15 +446,16 @@ static void test_json(void)
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
 
-		status_render_json_not_running(f, "no /run/memcgd/state", "6.12", false, "below_low below_min");
+		status_render_json_not_running(f, "no /run/memcgd/state", "6.12", false, "below_low below_min", -1);
 		fclose(f);
 		CHECK(json_valid(buf));
 		CHECK_STREQ(buf, "{\"version\":1,\"daemon\":{\"running\":false,\"reason\":\"no /run/memcgd/state\","
 				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
 				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
 				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"max_cgroups\":null,\"unmapped_cgroups\":null,"
-				 "\"reclaim_path\":null,\"reclaim_note\":null,\"free_bytes\":null,\"skipped\":[]},\"kernel\":{\"release\":"
-				 "\"6.12\",\"supported\":false,\"hooks\":[\"below_low\",\"below_min\"]},\"slices\":[]}\n");
+				 "\"reclaim_path\":null,\"reclaim_note\":null,\"free_bytes\":null,\"numa_hook\":null,\"numa_loaded\":null,"
+				 "\"skipped\":[]},\"kernel\":{\"release\":\"6.12\",\"supported\":false,\"hooks\":[\"below_low\","
+				 "\"below_min\"],\"numa_balancing\":null},\"slices\":[]}\n");
 		free(buf);
 	}
 

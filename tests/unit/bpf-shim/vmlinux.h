@@ -61,6 +61,20 @@ struct mem_cgroup {
 	struct page_counter memory;
 };
 
+/* what numa_balancing may write, prefilled with the global values (kernel-patches/0022) */
+struct memcg_numa_params {
+	u32 scan_period_min_ms;
+	u32 scan_period_max_ms;
+	u32 scan_size_mb;
+	u32 hot_threshold_ms;
+};
+
+enum memcg_numab_decision {
+	MEMCG_NUMAB_DEFAULT,
+	MEMCG_NUMAB_ON,
+	MEMCG_NUMAB_OFF,
+};
+
 struct memcg_bpf_ops {
 	void *handle_cgroup_online;
 	void *handle_cgroup_offline;
@@ -68,6 +82,7 @@ struct memcg_bpf_ops {
 	void *below_min;
 	void *get_high_delay_ms;
 	void *memcg_charged;
+	void *numa_balancing;
 };
 
 #endif

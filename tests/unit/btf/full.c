@@ -2,6 +2,7 @@
 /* BTF of a kernel with the memcg BPF hooks series (all of kernel-patches/), as kernel-probe sees it. */
 #define bool _Bool
 struct mem_cgroup;
+struct memcg_numa_params;
 struct memcg_bpf_ops {
 	void (*handle_cgroup_online)(struct mem_cgroup *memcg);
 	void (*handle_cgroup_offline)(struct mem_cgroup *memcg);
@@ -9,6 +10,8 @@ struct memcg_bpf_ops {
 	bool (*below_min)(struct mem_cgroup *memcg);
 	unsigned int (*get_high_delay_ms)(struct mem_cgroup *memcg);
 	void (*memcg_charged)(struct mem_cgroup *memcg, unsigned long nr_pages);
+	/* kernel-patches/0022 */
+	int (*numa_balancing)(struct mem_cgroup *memcg, struct memcg_numa_params *params);
 };
 struct memcg_bpf_ops ops;
 /* the background reclaim kfunc (kernel-patches/0021) */
