@@ -197,7 +197,8 @@ def setup_section(data, out):
                f"record, or when the rest of the host used more than {judge.OTHER_CPU_MAX:.2f} "
                "CPU-seconds per wall-second during it (bench/sample-host.py); a run left out for "
                "host load is rerun in a later boot of its group, and the rerun replaces it. "
-               "Rejected runs stay in the last table with the reason.\n")
+               "Runs of icount boots are not judged by host load: their clock is the instruction "
+               "count. Rejected runs stay in the last table with the reason.\n")
 
 
 def targets_section(rows, plan, out):
