@@ -238,5 +238,28 @@ got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
 [[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&
 	ok "probe_results" || fail "probe_results: '$got'"
 
+# the NUMA scenarios' helpers: the workload's summary as results (shares,
+# passes, time to 90 %) and meta lines, its log as two series, memory.stat deltas
+printf 'numa pages 2048\nnuma first_node0_share 0.9000\nnuma first_node1_share 0.1000\nnuma run_cpu 1\nnuma local_share 0.9500\nnuma passes_per_s 12.500\nnuma seconds_to_90 -1\nnoise\nnuma x\n' >"$tmp/n.out"
+got=$(source "$lib"; numa_results N-x other "$tmp/n.out" | tr '\n' ';')
+[[ "$got" == "BENCH meta other_pages 2048;BENCH result N-x other_first_node0_share 0.9000 share;BENCH result N-x other_first_node1_share 0.1000 share;BENCH meta other_run_cpu 1;BENCH result N-x other_local_share 0.9500 share;BENCH result N-x other_passes_per_s 12.500 passes/s;BENCH result N-x other_seconds_to_90 -1 s;" ]] &&
+	ok "numa_results" || fail "numa_results: '$got'"
+printf '0.000 0.0000 0.000\n1.002 0.5000 3.250\n' >"$tmp/n.log"
+got=$(source "$lib"; numa_series N-x numa "$tmp/n.log" | tr '\n' ';')
+[[ "$got" == "BENCH series N-x numa 0.000 0.000;BENCH series N-x numa_local 0.000 0.0000;BENCH series N-x numa 1.002 3.250;BENCH series N-x numa_local 1.002 0.5000;" ]] &&
+	ok "numa_series" || fail "numa_series: '$got'"
+got=$(source "$lib"; numa_stat_results N-x other "10 5 2" "25 9 2" | tr '\n' ';')
+[[ "$got" == "BENCH result N-x other_pte_updates 15 pages;BENCH result N-x other_hint_faults 4 faults;BENCH result N-x other_pages_migrated 0 pages;" ]] &&
+	ok "numa_stat_results" || fail "numa_stat_results: '$got'"
+if [[ ! -e /sys/devices/system/node/node1 ]]; then
+	(source "$lib"; ! numa_nodes && [[ "$(first_cpu_of 0)" =~ ^[0-9]+$ ]]) &&
+		ok "numa_nodes: one node here, and node 0's first CPU is $(source "$lib"; first_cpu_of 0)" ||
+		fail "numa_nodes on a one-node host: $(source "$lib"; numa_nodes && echo two nodes), first CPU '$(source "$lib"; first_cpu_of 0)'"
+	out=$(source "$lib"; bench_require N-memcgd 2>&1)
+	rc=$?
+	((rc == 77)) && [[ "$(tail -n 1 <<<"$out")" == "needs two NUMA nodes with CPUs (run-vm.sh --numa)" ]] &&
+		ok "an N scenario on one node skips (77) with its reason last" || fail "bench_require N-memcgd on one node: $rc, '$out'"
+fi
+
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
 echo "all workload checks passed"
