@@ -9,11 +9,14 @@ regenerated from the CSVs is byte-identical to one from the raw logs.
 The raw log directory (written by scripts/bench):
   boots.tsv   one line per boot: LABEL<TAB>KDIR, then optional <TAB>key=value
               fields: seed=N (the order seed), mode=tcg|icount|kvm,
-              kernel=patched|unpatched, group=NAME (the pairing unit). Old
+              kernel=patched|unpatched, group=NAME (the pairing unit),
+              numa=0|1 (1: a guest with two NUMA nodes, run-vm.sh --numa; a
+              topology, not a mode: the clock is the mode's). Old
               two-column lines: the kernel is "unpatched" when the label
               says so, the group is the label's "repN" prefix, the mode is
-              icount when qemu.cmd has -icount, else its accelerator. Unknown
-              keys are ignored.
+              icount when qemu.cmd has -icount, else its accelerator, and
+              the boot has two nodes when qemu.cmd has -numa. Unknown keys
+              are ignored.
   host.env    optional, key=value lines (qemu_version, host_cpu_model,
               host_cpu_flags, host_mem_total_kib, host_thp, seed, command);
               a value in matching quotes loses them.
@@ -23,7 +26,8 @@ The raw log directory (written by scripts/bench):
 The CSVs (bench-data/): boots.csv, runs.csv (one row per run and metric
 value; a run without values has one row with an empty metric), series.csv,
 hist.csv, meta.csv, host.env (a copy). Floats are written so that they read
-back as the same float.
+back as the same float. A boots.csv written before it had the numa column
+reads as boots with one node.
 """
 import csv
 import os
@@ -31,6 +35,8 @@ import re
 
 MODES = ("tcg", "icount", "kvm")
 KERNELS = ("patched", "unpatched")
+# a metric named for a threshold ("numa_seconds_to_90"), not a repeat ("none_2")
+THRESHOLD_METRIC = re.compile(r"_to_\d+$")
 
 
 class DataError(Exception):
@@ -38,9 +44,10 @@ class DataError(Exception):
 
 
 class Boot:
-    def __init__(self, label, kdir, kernel, mode, group, seed, accel, ident, ended):
+    def __init__(self, label, kdir, kernel, mode, group, seed, accel, ident, ended, numa=False):
         self.label, self.kdir, self.kernel, self.mode = label, kdir, kernel, mode
         self.group, self.seed, self.accel = group, seed, accel
+        self.numa = numa          # two NUMA nodes (run-vm.sh --numa)
         self.ident = ident        # [release, version, build id] or None
         self.ended = ended        # results.log's mtime (seconds since the epoch) or None
 
@@ -81,7 +88,10 @@ class Data:
 
 
 def metric_base(name):
-    """'none_2' -> 'none': repeated measurements of one run pool together."""
+    """'none_2' -> 'none': repeated measurements of one run pool together
+    ('numa_seconds_to_90' is one metric: its number is a threshold)."""
+    if THRESHOLD_METRIC.search(name):
+        return name
     m = re.match(r"^(.*)_(\d+)$", name)
     return m.group(1) if m else name
 
@@ -113,6 +123,8 @@ def parse_boots_tsv(path):
                 raise DataError(f"{path}:{n}: kernel={fields['kernel']}: want one of {', '.join(KERNELS)}")
             if fields.get("mode", "tcg") not in MODES:
                 raise DataError(f"{path}:{n}: mode={fields['mode']}: want one of {', '.join(MODES)}")
+            if fields.get("numa", "0") not in ("0", "1"):
+                raise DataError(f"{path}:{n}: numa={fields['numa']}: want 0 or 1")
             out.append((parts[0], parts[1], fields))
     return out
 
@@ -140,13 +152,13 @@ def read_host_env(path):
 
 
 def qemu_accel(path):
-    """(accelerator, icount?) from the boot's qemu.cmd."""
+    """(accelerator, icount?, two NUMA nodes?) from the boot's qemu.cmd."""
     if not os.path.exists(path):
-        return "?", False
+        return "?", False, False
     with open(path) as f:
         text = f.read()
     accel = "kvm" if "-accel kvm" in text else "tcg" if "-accel tcg" in text else "?"
-    return accel, "-icount" in text
+    return accel, "-icount" in text, "-numa " in text
 
 
 def parse_results(path, boot):
@@ -247,7 +259,7 @@ def load_logs(log_dir):
     boots, runs = [], []
     for label, kdir, fields in parse_boots_tsv(boots_file):
         path = os.path.join(log_dir, label)
-        accel, icount = qemu_accel(os.path.join(path, "qemu.cmd"))
+        accel, icount, numa = qemu_accel(os.path.join(path, "qemu.cmd"))
         m = re.match(r"rep\d+", label)
         results = os.path.join(path, "results.log")
         boot = Boot(label, kdir,
@@ -256,7 +268,8 @@ def load_logs(log_dir):
                     group=fields.get("group", m.group(0) if m else label),
                     seed=fields.get("seed", host_env.get("seed", "")),
                     accel=accel, ident=None,
-                    ended=os.path.getmtime(results) if os.path.exists(results) else None)
+                    ended=os.path.getmtime(results) if os.path.exists(results) else None,
+                    numa=fields.get("numa", "1" if numa else "0") == "1")
         boots.append(boot)
         if boot.ended is None:
             continue    # a boot that never got to its tests
@@ -269,7 +282,7 @@ def load_logs(log_dir):
 
 # --- CSVs
 
-BOOTS_CSV = ["label", "kernel", "mode", "group", "seed", "accel", "kernel_ident", "kdir", "results_mtime"]
+BOOTS_CSV = ["label", "kernel", "mode", "group", "seed", "accel", "kernel_ident", "kdir", "results_mtime", "numa"]
 RUNS_CSV = ["group", "boot", "kernel", "mode", "order", "scenario", "metric", "repeat", "value", "unit",
             "status", "accepted", "reject_reason", "wall_s", "qemu_cpu_s", "other_cpu_s",
             "guest_s", "rcu_stalls"]
@@ -306,7 +319,7 @@ def write_csv(data, out_dir):
     with f:
         for b in data.boots:
             w.writerow([b.label, b.kernel, b.mode, b.group, b.seed, b.accel,
-                        " | ".join(b.ident) if b.ident else "", b.kdir, num(b.ended)])
+                        " | ".join(b.ident) if b.ident else "", b.kdir, num(b.ended), "1" if b.numa else "0"])
     f, w = _writer(os.path.join(out_dir, "runs.csv"), RUNS_CSV)
     with f:
         for r in data.runs:
@@ -339,23 +352,27 @@ def write_csv(data, out_dir):
             f.write(data.host_env_text)
 
 
-def _rows(path, header):
+def _rows(path, header, added=()):
+    """The rows of a CSV as dicts; a file without the columns @added (the
+    last ones of header, added later) has them as ""."""
     if not os.path.exists(path):
         raise DataError(f"{path} missing: not a bench-data directory (report.py --out writes one)")
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    if not rows or rows[0] != header:
+    older = header[:len(header) - len(added)]
+    if not rows or rows[0] not in (header, older):
         raise DataError(f"{path}: header {rows[0] if rows else None}, want {header}")
-    return [dict(zip(header, row)) for row in rows[1:]]
+    return [dict(zip(header, row + [""] * (len(header) - len(row)))) for row in rows[1:]]
 
 
 def load_csv(data_dir):
     host_env, host_env_text = read_host_env(os.path.join(data_dir, "host.env"))
     boots = {}
-    for row in _rows(os.path.join(data_dir, "boots.csv"), BOOTS_CSV):
+    for row in _rows(os.path.join(data_dir, "boots.csv"), BOOTS_CSV, added=("numa",)):
         ident = [x.strip() for x in row["kernel_ident"].split("|")] if row["kernel_ident"] else None
         boots[row["label"]] = Boot(row["label"], row["kdir"], row["kernel"], row["mode"], row["group"],
-                                   row["seed"], row["accel"], ident, opt_float(row["results_mtime"]))
+                                   row["seed"], row["accel"], ident, opt_float(row["results_mtime"]),
+                                   numa=row["numa"] == "1")
     runs = {}
     for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV):
         key = (row["boot"], int(row["order"]))

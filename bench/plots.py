@@ -12,7 +12,9 @@ depend on whether the plots are drawn; draw() runs gnuplot.
 - recovery: share of L2 runs whose low.slice work was done by time t (a run
   cut off counts as not done);
 - forest: every ratio with a target, its median and 95 % interval (log
-  scale), the target marked;
+  scale), the target marked; the microbenchmarks and the NUMA rows (N1: a
+  share, N2: the share of runs with any, N3: ratios near 1) in panels of
+  their own on a linear scale;
 - progress of the legacy scenarios S1-S4 (one representative run each), when
   they ran.
 """
@@ -161,9 +163,13 @@ def forest(rows):
     p = Plot("benchmarks-forest.png", "every ratio with a target: median and 95 % interval",
              "Every ratio with a target: the median over the pairs (dot) with its 95 % bootstrap "
              "interval (bar), the target marked (black cross; two for a \"within\" target); the "
-             "microbenchmarks in their own panel on a linear scale, where 1 % is visible. A bar wholly "
+             "microbenchmarks in their own panel on a linear scale, where 1 % is visible, and the "
+             "NUMA rows in another (N1: the share of numa.slice's pages on its node; N2: the share "
+             "of runs in which other.slice had any hinting fault or migration, Wilson interval, "
+             "target 0; N3: ratios). A bar wholly "
              "on the target's good side is met, wholly on the other side missed, one across the "
-             "target inconclusive (green, red, grey).")
+             "target inconclusive (green, red, grey); N2's colour is its verdict (met only with 0 "
+             "in every run).")
     shown = [r for r in rows if r.spec.target is not None and r.median is not None]
     p.notes = [r.spec.name for r in rows if r.spec.target is not None and r.median is None]
     if not shown:
@@ -171,9 +177,11 @@ def forest(rows):
         return p
     panels = [(k, title, log, rs) for k, (title, log, rs) in enumerate((
         ("Ratios with a target: median and 95 % interval (log scale)", True,
-         [r for r in shown if not r.spec.micro()]),
+         [r for r in shown if not r.spec.micro() and not r.spec.numa()]),
         ("Microbenchmarks: median and 95 % interval (linear scale)", False,
-         [r for r in shown if r.spec.micro()]))) if rs]
+         [r for r in shown if r.spec.micro()]),
+        ("NUMA: N1 share, N2 share of runs with any, N3 ratios (linear scale)", False,
+         [r for r in shown if r.spec.numa()]))) if rs]
     weight = {k: len(rs) + 3 for k, _, _, rs in panels}
     total = sum(weight.values())
     p.size = (900, 60 * len(panels) + 32 * total)
@@ -205,7 +213,8 @@ def forest(rows):
                      "set logscale x" if log else "unset logscale x",
                      "set xrange [*:*]", "set offsets graph 0.05, graph 0.05, 0, 0",
                      f"set yrange [0.5:{n + 0.5}]", f"set ytics ({tics})",
-                     "set xlabel 'ratio" + (" (log scale)'" if log else "'"), f"set title {q(title)}",
+                     "set xlabel " + q(("share or ratio" if any(r.spec.numa() for r in rs) else "ratio")
+                                        + (" (log scale)" if log else "")), f"set title {q(title)}",
                      "plot " + ", ".join(plots)]
     p.script.append("unset multiplot")
     return p

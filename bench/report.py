@@ -34,6 +34,8 @@ import stats  # noqa: E402
 import targets  # noqa: E402
 
 STALL_S = 20             # a pause this long counts as a stall (issue 15, item 5)
+# the progress logs the stall table reads: writers and probe (high, low), NUMA workloads
+STALL_SLICES = ("high", "low", "numa", "other")
 ICOUNT_QEMU = "`-accel tcg,thread=single -icount shift=0,sleep=off`, 1 vCPU"
 
 SCENARIOS = {
@@ -51,6 +53,9 @@ SCENARIOS = {
     "P4": "fault and tmpfs-write microbenchmarks, nothing attached",
     "P5": "fault microbenchmark with 2 and 256 managed slices",
     "footprint": "memcgd RSS, start to READY, reload latency",
+    "N-memcgd": "two NUMA nodes, numa.slice used away from its pages: memcgd balances numa.slice alone",
+    "N-off": "two NUMA nodes, numa.slice used away from its pages: NUMA balancing off",
+    "N-global": "two NUMA nodes, numa.slice used away from its pages: global NUMA balancing",
     "S5": "each slice's writer alone",
     "S1": "memory.low on high, both busy",
     "S2": "memory.low on high, high idle (zero-filled holder)",
@@ -94,6 +99,11 @@ def fmt(v):
     if abs(v) >= 10:
         return f"{v:.1f}"
     return f"{v:.2f}"
+
+
+def fmt_count(v):
+    """A count (pages, faults): whole numbers as such, with thousands separators."""
+    return f"{v:,.0f}" if float(v).is_integer() else fmt(v)
 
 
 def fmt_ratio(v, digits=3):
@@ -177,7 +187,7 @@ def setup_section(data, out):
     groups = list(dict.fromkeys(b.group for b in data.boots))
     kinds = {}
     for b in data.boots:
-        key = f"{b.kernel} {b.mode}"
+        key = f"{b.kernel} {b.mode}" + (" with 2 NUMA nodes" if b.numa else "")
         kinds[key] = kinds.get(key, 0) + 1
     seeds = list(dict.fromkeys(b.seed for b in data.boots if b.seed))
     if seeds:
@@ -203,17 +213,23 @@ def setup_section(data, out):
 
 def targets_section(rows, plan, out):
     out.append("## Targets\n")
-    out.append("Per group (the pairing unit: one repetition's boots and their reruns, or one icount "
-               "boot of each kernel), the accepted runs of the two conditions are paired and their "
+    out.append("Per group (the pairing unit: one repetition's boots and their reruns, one icount "
+               "boot of each kernel, or one boot with two NUMA nodes), the accepted runs of the two "
+               "conditions are paired and their "
                "ratio taken, a run counting with the mean of its repeats; over the groups, the median "
                "ratio with a 95 % bootstrap interval (bench/stats.py, seed "
                f"{targets.BOOTSTRAP_SEED}, {stats.BOOTSTRAP_REPS} resamples). met: the whole interval "
                "on the target's side; missed: wholly on the other side; inconclusive: otherwise, or "
                f"fewer than {stats.MIN_BOOTS} pairs; not run: a scenario of the ratio did not run. "
+               "Two NUMA rows are not ratios: N1 is the median share of numa.slice's pages on its "
+               "node over the boots, with its bootstrap interval, n boots; N2 is met only when "
+               "other.slice had no hinting fault and no migration in every accepted run (at least "
+               f"{stats.MIN_BOOTS}), missed as soon as one run had any; it shows the largest count and "
+               "how many of the n runs had any, with its Wilson interval. "
                f"Rows marked \"{targets.LEGACY}\" are the first benchmark's ratios, kept for "
                "comparison: a sequential writer's pages are always hot, so they do not measure what "
                "memory priority is for.\n")
-    out.append("| ratio | what | median ratio | 95 % interval | n (pairs) | target | verdict |")
+    out.append("| ratio | what | median | 95 % interval | n | target | verdict |")
     out.append("|---|---|---|---|---|---|---|")
     for row in rows:
         s = row.spec
@@ -222,9 +238,10 @@ def targets_section(rows, plan, out):
         if s.micro():
             what += (" (icount boots: per 10^9 emulated instructions)" if row.source == "icount"
                      else " (TCG boots: no icount boot ran)")
-        interval = "-" if row.low is None else f"{fmt_ratio(row.low, digits)}–{fmt_ratio(row.high, digits)}"
+        interval = row.interval_text or (
+            "-" if row.low is None else f"{fmt_ratio(row.low, digits)}–{fmt_ratio(row.high, digits)}")
         n = "-" if row.verdict in ("not run", "not computed") else str(row.n)
-        out.append(f"| {s.name} | {what} | {fmt_ratio(row.median, digits)} | {interval} | {n} | "
+        out.append(f"| {s.name} | {what} | {row.value_text or fmt_ratio(row.median, digits)} | {interval} | {n} | "
                    f"{targets.target_text(s)} | {row.verdict_text()} |")
     out.append("")
     plot_md(out, plan["forest"])
@@ -297,6 +314,59 @@ def latency_section(plan, out):
         plot_md(out, plan[key])
 
 
+NUMA_SCENARIOS = ("N-memcgd", "N-off", "N-global")
+
+
+def numa_section(runs, out):
+    """N1-N3 per condition (issue 19): where numa.slice's pages ended up, how
+    soon, what each slice got done, and what balancing did to other.slice."""
+    pool = [r for r in runs if r.scenario in NUMA_SCENARIOS and r.kernel == "patched" and r.mode != "icount"]
+    if not pool:
+        return
+    meta = next((r.meta for r in pool if r.meta.get("numa_mib")), {})
+    out.append("## NUMA balancing per slice (N1, N2, N3)\n")
+    out.append("Boots with two NUMA nodes (run-vm.sh --numa: vCPU 0 on node 0, vCPU 1 on node 1, half "
+               "the RAM each). In each, numa.slice and other.slice run `memcgd-bench numa` at the same "
+               f"time, over {meta.get('numa_mib', '?')} MiB each for {meta.get('seconds', '?')} s: "
+               "numa.slice first touches its pages on node 0's CPU and then writes one word per page "
+               "from node 1's CPU, other.slice first touches and writes on node 0's CPU, so it has "
+               "nothing to gain from balancing. N-memcgd: kernel.numa_balancing=0 and memcgd with a "
+               "policy declared in bench-lib.sh before the runs (numa.slice `[NUMA] Balancing=yes` "
+               "alone: the kernel's default scan parameters; other.slice managed without [NUMA]; "
+               "both Priority=50, so that memcgd throttles neither); N-off: balancing off, no "
+               "memcgd; N-global: kernel.numa_balancing=1, no memcgd.\n")
+    out.append("**Under TCG, cross-node access costs nothing**: QEMU emulates the topology, not the "
+               "latency of remote memory, so a page moved next to its CPU does not make the workload "
+               "faster here. The page-locality counts are the primary measure (N1: where numa.slice's "
+               "pages are after the run; N2: whether other.slice was scanned at all); N3 measures "
+               "only what scanning, hinting faults and migrations cost in emulated time, not the "
+               "gain from local memory that balancing is for.\n")
+    out.append("| scenario | numa.slice local share: median (95 % interval) | numa.slice seconds to 90 % local, "
+               "per run | numa.slice pages migrated: median | numa.slice passes/s: median | other.slice "
+               "passes/s: median | other.slice hinting faults + migrations: max | runs |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for sc in NUMA_SCENARIOS:
+        rs = [r for r in pool if r.scenario == sc]
+        if not rs:
+            continue
+        acc = [r for r in rs if r.accepted]
+        share = stats.summarize_values(targets.group_medians(acc, ("patched", sc, "numa_local_share")),
+                                       seed=targets.BOOTSTRAP_SEED)
+        share_text = "-" if share["median"] is None else \
+            f"{share['median']:.3f} ({share['low']:.3f}–{share['high']:.3f}, {share['n']} boots)"
+
+        def med(metric, f=fmt):
+            vs = [v for r in acc if (v := targets.run_value(r, metric)) is not None]
+            return f(statistics.median(vs)) if vs else "-"
+        to90 = [targets.run_value(r, "numa_seconds_to_90") for r in acc]
+        to90_text = ", ".join("-" if t is None else "never" if t < 0 else f"{t:.0f}" for t in to90) or "-"
+        other = [v for r in acc if (v := targets.run_value(r, "other_hint_faults+other_pages_migrated")) is not None]
+        out.append(f"| {sc} | {share_text} | {to90_text} | {med('numa_pages_migrated', fmt_count)} | "
+                   f"{med('numa_passes_per_s')} | {med('other_passes_per_s')} | "
+                   f"{fmt_count(max(other)) if other else '-'} | {len(acc)} of {len(rs)} |")
+    out.append("")
+
+
 def longest_pause(series):
     """Longest time between two progress lines of a writer (it logs once a
     second while it writes at least 1 MiB/s)."""
@@ -313,7 +383,7 @@ def stall_table(runs, out):
             continue
         pauses, stalled = [], 0
         for r in rs:
-            p = [longest_pause(r.series[sl]) for sl in ("high", "low") if sl in r.series]
+            p = [longest_pause(r.series[sl]) for sl in STALL_SLICES if sl in r.series]
             p = [x for x in p if x is not None]
             pauses.append(f"{max(p):.0f}" if p else "-")
             stalled += bool(r.rcu_stalls) or (bool(p) and max(p) >= STALL_S)
@@ -325,8 +395,9 @@ def stall_table(runs, out):
     if not rows:
         return
     out.append("## Stall incidence\n")
-    out.append("Longest time without a progress line of either writer, per accepted run (a writer "
-               "logs every second while it gets at least 1 MiB written), and the runs during which "
+    out.append("Longest time without a progress line of any of its workloads, per accepted run (a "
+               "writer logs every second while it gets at least 1 MiB written, a NUMA workload every "
+               "second it runs), and the runs during which "
                "the guest kernel reported an RCU stall (a CPU that passed no quiescent state for 21 s), "
                "with the function it was in. Stalled: runs with a pause of at least "
                f"{STALL_S:.0f} s or an RCU stall report, k of n with the 95 % Wilson interval of that "
@@ -405,7 +476,8 @@ def raw_tables(data, out):
     out.append("|---|---|---|---|---|---|")
     for b in data.boots:
         n = sum(r.boot == b.label for r in data.runs)
-        out.append(f"| {b.label} | {b.group} | {b.kernel} | {b.mode} | {b.seed or '-'} | {n} |")
+        mode = b.mode + (", 2 NUMA nodes" if b.numa else "")
+        out.append(f"| {b.label} | {b.group} | {b.kernel} | {mode} | {b.seed or '-'} | {n} |")
     out.append("")
     out.append("| boot | # | scenario | status | accepted | wall s | QEMU CPU-s/s | other CPU-s/s | results |")
     out.append("|---|---|---|---|---|---|---|---|---|")
@@ -438,6 +510,7 @@ def render(data, rows, plan, command, notes):
     targets_section(rows, plan, out)
     micro_section(runs, rows, out)
     latency_section(plan, out)
+    numa_section(runs, out)
     stall_table(runs, out)
     metric_table(runs, out, "## Scenarios (accepted runs)\n", lambda m: not bdata.is_diag(m))
     recovery_table(runs, out)
@@ -501,8 +574,9 @@ def main():
             if p.skip and os.path.exists(os.path.join(args.out, p.file)):
                 os.remove(os.path.join(args.out, p.file))
     for row in rows:
-        interval = "-" if row.low is None else f"{fmt_ratio(row.low, 4)}-{fmt_ratio(row.high, 4)}"
-        print(f"{row.spec.name:10s} {fmt_ratio(row.median, 4):>8s} [{interval:>15s}] n={row.n:<3d} "
+        interval = row.interval_text or (
+            "-" if row.low is None else f"{fmt_ratio(row.low, 4)}-{fmt_ratio(row.high, 4)}")
+        print(f"{row.spec.name:10s} {row.value_text or fmt_ratio(row.median, 4):>8s} [{interval:>15s}] n={row.n:<3d} "
               f"target {targets.target_text(row.spec):10s} {row.verdict_text()}")
     rejected = [r for r in data.runs if not r.accepted]
     print(f"{len(data.runs)} runs, {len(rejected)} rejected")

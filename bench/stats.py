@@ -14,6 +14,9 @@ compared within a boot and the boots are what vary.
   the verdict against a target: "met" only when the whole interval is on the
   right side of the target, "missed" when it is wholly on the wrong side,
   "inconclusive" otherwise, and also when fewer than MIN_BOOTS boots paired.
+- summarize_values(): the same over boots for a value that is not a ratio
+  (a share of pages, which may be 0): the median of the values themselves
+  with its bootstrap interval, n and the verdict by the same rule.
 - wilson(): a proportion k/n (e.g. runs with a stall) with its Wilson score
   interval.
 - scenario_order(): the order of the scenarios in one boot, shuffled from a
@@ -121,11 +124,34 @@ def summarize(ratios, target=None, direction=None, seed=1, reps=BOOTSTRAP_REPS, 
         logs = [math.log(r) for r in rs]
         lo, hi = bootstrap_median_ci(logs, seed, reps, level)
         out.update(median=math.exp(median(logs)), low=math.exp(lo), high=math.exp(hi))
+    return _judged(out, target, direction)
+
+
+def summarize_values(values, target=None, direction=None, seed=1, reps=BOOTSTRAP_REPS, level=LEVEL):
+    """values: one per boot (numbers, or (boot, value) pairs), e.g. the share of a
+    slice's pages on its node. As summarize(), but of the values themselves, not
+    of their logarithms: the median value with its bootstrap interval, n, and the
+    verdict against a target in the values' own scale (0 is a value like any
+    other). "within" means 1 +- target here too."""
+    xs = [v[1] if isinstance(v, tuple) else v for v in values]
+    for x in xs:
+        if math.isnan(x) or math.isinf(x):
+            raise ValueError(f"value {x}: a median needs finite values")
+    out = {"n": len(xs), "median": None, "low": None, "high": None}
+    if xs:
+        lo, hi = bootstrap_median_ci([float(x) for x in xs], seed, reps, level)
+        out.update(median=float(median(xs)), low=lo, high=hi)
+    return _judged(out, target, direction)
+
+
+def _judged(out, target, direction):
+    """out with its verdict: "no target" without one, "inconclusive" with fewer
+    than MIN_BOOTS boots whatever they say, else verdict() of the interval."""
     if target is None:
         out["verdict"] = "no target"
-    elif len(rs) < MIN_BOOTS:
+    elif out["n"] < MIN_BOOTS:
         out["verdict"] = "inconclusive"
-        out["why"] = f"n = {len(rs)} < {MIN_BOOTS} boots"
+        out["why"] = f"n = {out['n']} < {MIN_BOOTS} boots"
     else:
         out["verdict"] = verdict(out["low"], out["high"], target, direction)
     return out

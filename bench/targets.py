@@ -13,6 +13,15 @@ runs of the same group.
 The microbenchmarks (P3, P4, P5) are taken from the icount boots when there
 are any, else from the other boots; every other ratio from the boots that
 are not icount.
+
+Two NUMA rows are not ratios (issue 19): N1 ("share") is the median over the
+groups of one condition's value (the share of numa.slice's pages on its
+node; per group the median of its accepted runs) with its bootstrap
+interval, by stats.summarize_values(); N2 ("zero") asks for 0 in every
+accepted run (other.slice's hinting faults plus migrations): its point is
+the share k/n of runs with any, with the Wilson interval, and it is met
+only when k = 0 in at least MIN_BOOTS runs, missed as soon as one run has
+any. A metric "a+b" is the sum of both.
 """
 import statistics
 
@@ -23,13 +32,21 @@ LEGACY = "legacy: ratio of a sequential writer's MiB/s"
 MICRO_SCENARIOS = ("P3", "P4", "P5")
 
 
+KINDS = ("ratio", "share", "zero")
+
+
 class Spec:
-    def __init__(self, name, section, num, den, target, direction, floor, what):
+    def __init__(self, name, section, num, den, target, direction, floor, what, kind="ratio"):
+        assert kind in KINDS and (den is None) == (kind != "ratio")
         self.name, self.section, self.num, self.den = name, section, num, den
         self.target, self.direction, self.floor, self.what = target, direction, floor, what
+        self.kind = kind
 
     def micro(self):
         return self.num[1] in MICRO_SCENARIOS
+
+    def numa(self):
+        return self.section == "numa"
 
 
 P, U = "patched", "unpatched"
@@ -63,6 +80,23 @@ SPECS = [
          "tmpfs writes (MiB) per time, nothing attached: patched / unpatched 6.12"),
     Spec("P5", "micro", (P, "P5", "slices256"), (P, "P5", "slices2"), 0.01, "within", None,
          "page faults per time: 256 managed slices / 2 managed slices"),
+    # issue 19: NUMA balancing per slice (N-*: boots with two NUMA nodes)
+    Spec("N1", "numa", (P, "N-memcgd", "numa_local_share"), None, 0.90, ">=", None,
+         "share of numa.slice's pages on the node it runs on after the run: memcgd balancing "
+         "numa.slice alone (median over boots)", kind="share"),
+    Spec("N1-off", "numa", (P, "N-off", "numa_local_share"), None, None, None, None,
+         "the same with NUMA balancing off (expected about 0)", kind="share"),
+    Spec("N1-global", "numa", (P, "N-global", "numa_local_share"), None, None, None, None,
+         "the same with global NUMA balancing (kernel.numa_balancing=1)", kind="share"),
+    Spec("N2", "numa", (P, "N-memcgd", "other_hint_faults+other_pages_migrated"), None, 0, "<=", None,
+         "other.slice's NUMA hinting faults + page migrations while memcgd balances numa.slice alone "
+         "(max over runs; share of runs with any)", kind="zero"),
+    Spec("N3a", "numa", (P, "N-memcgd", "numa_passes_per_s"), (P, "N-global", "numa_passes_per_s"), 0.05,
+         "within", None, "numa.slice passes over its buffer per second: memcgd / global balancing "
+         "(TCG: the scanning's CPU cost only)"),
+    Spec("N3b", "numa", (P, "N-memcgd", "other_passes_per_s"), (P, "N-off", "other_passes_per_s"), 0.02,
+         "within", None, "other.slice passes over its buffer per second: memcgd (numa.slice balanced) / "
+         "balancing off (TCG: CPU cost only)"),
     Spec("P1", "legacy", (P, "S3", "high"), (P, "S1", "high"), 1.0, ">=", 0.01,
          f"{LEGACY}: high slice, both busy: memcgd / memory.low"),
     Spec("P1b", "legacy", (P, "S3", "low"), (P, "S1", "low"), 1.0, ">=", 0.01,
@@ -88,6 +122,8 @@ class Row:
         self.n, self.median, self.low, self.high = 0, None, None, None
         self.verdict, self.why = "", ""
         self.source = None     # the mode the runs came from ("icount", or "tcg" for the rest)
+        # what the table shows instead of the median and interval (N2: a count and k of n)
+        self.value_text, self.interval_text = None, None
 
     def verdict_text(self):
         return self.verdict + (f" ({self.why})" if self.why else "")
@@ -106,15 +142,65 @@ def runs_for(spec, runs):
 
 
 def run_value(run, metric):
-    """A run's value of a metric: the mean of its repeats, or None."""
+    """A run's value of a metric: the mean of its repeats, or None; "a+b" is
+    the sum of a and b (None when either is missing)."""
+    if "+" in metric:
+        parts = [run_value(run, m) for m in metric.split("+")]
+        return None if None in parts else sum(parts)
     vs = run.results.get(metric)
     return statistics.fmean(vs) if vs else None
+
+
+def values_by_group(runs, side):
+    """{group: [value of each accepted run]} of one side (kernel, scenario,
+    metric), groups in the order of the runs."""
+    out = {}
+    for r in runs:
+        if r.accepted and (r.kernel, r.scenario) == side[:2]:
+            v = run_value(r, side[2])
+            if v is not None:
+                out.setdefault(r.group, []).append(v)
+    return out
+
+
+def group_medians(runs, side):
+    """One value per group (the unit of replication): the median of its runs."""
+    return [(g, statistics.median(vs)) for g, vs in values_by_group(runs, side).items()]
+
+
+def compute_share(spec, row, pool):
+    s = stats.summarize_values(group_medians(pool, spec.num), spec.target, spec.direction,
+                               seed=BOOTSTRAP_SEED)
+    row.n, row.median, row.low, row.high = s["n"], s["median"], s["low"], s["high"]
+    row.verdict, row.why = s["verdict"], s.get("why", "")
+    return row
+
+
+def compute_zero(spec, row, pool):
+    """0 in every accepted run: the max, k of n runs with any and its Wilson interval."""
+    vals = [v for vs in values_by_group(pool, spec.num).values() for v in vs]
+    row.n = len(vals)
+    if not vals:
+        row.verdict, row.why = "inconclusive", "no accepted run"
+        return row
+    k = sum(v > 0 for v in vals)
+    row.median = k / len(vals)
+    row.low, row.high = stats.wilson(k, len(vals))
+    row.value_text = f"max {max(vals):g}"
+    row.interval_text = f"{k} of {len(vals)} runs with any ({row.low:.2f}–{row.high:.2f})"
+    if k:
+        row.verdict = "missed"
+    elif len(vals) < stats.MIN_BOOTS:
+        row.verdict, row.why = "inconclusive", f"n = {len(vals)} < {stats.MIN_BOOTS} runs"
+    else:
+        row.verdict = "met"
+    return row
 
 
 def compute(spec, runs):
     row = Row(spec)
     pool, row.source = runs_for(spec, runs)
-    sides = (spec.num, spec.den)
+    sides = (spec.num, spec.den) if spec.kind == "ratio" else (spec.num,)
     needed = dict.fromkeys(side[:2] for side in sides)
     missing = [sc + (" (unpatched)" if k == U else "") for k, sc in needed
                if not any((r.kernel, r.scenario) == (k, sc) for r in pool)]
@@ -122,6 +208,10 @@ def compute(spec, runs):
         row.verdict = "not run"
         row.why = "no run of " + ", ".join(missing)
         return row
+    if spec.kind == "share":
+        return compute_share(spec, row, pool)
+    if spec.kind == "zero":
+        return compute_zero(spec, row, pool)
     num, den = ("/".join(side) for side in sides)
     records = []
     for r in pool:
@@ -151,6 +241,8 @@ def compute_all(runs):
 def target_text(spec):
     if spec.target is None:
         return "-"
+    if spec.kind == "zero":
+        return f"{spec.target:g} in every run"
     if spec.direction == "within":
         return f"within {100 * spec.target:g} % ({1 - spec.target:g}–{1 + spec.target:g})"
     return f"{'≤' if spec.direction == '<=' else '≥'} {spec.target:g}"

@@ -32,16 +32,23 @@ die() { say "FAIL: $*"; exit 1; }
 result() { echo "BENCH result $*"; }
 
 bench_require() {
+	# before any output: the harness takes the last line as the reason
+	[[ "$1" != N-* ]] || numa_nodes ||
+		{ echo "needs two NUMA nodes with CPUs (run-vm.sh --numa)"; exit 77; }
 	[[ $EUID -eq 0 ]] || die "needs root"
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd|L1-memcgdbg|L2-memcgdbg)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd|L1-memcgdbg|L2-memcgdbg|N-memcgd)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
 	esac
 	((SECONDS_RUN > WINDOW)) || die "memcgd.bench_seconds ($SECONDS_RUN) must exceed memcgd.bench_window ($WINDOW)"
+	if [[ "$1" == N-* ]]; then
+		[[ -w /proc/sys/kernel/numa_balancing ]] ||
+			die "no kernel.numa_balancing to set: kernel $(uname -r) without CONFIG_NUMA_BALANCING"
+	fi
 }
 
 bench_meta() {
@@ -96,6 +103,8 @@ bench_cleanup() {
 	rm -rf /etc/memcgd.d
 	# a runtime property outlives the scenario: the next one starts without
 	systemctl set-property --runtime low.slice MemoryHigh=infinity 2>/dev/null || true
+	# the NUMA scenarios set kernel.numa_balancing: the next scenario gets the boot's value
+	[[ -z "$NUMA_SAVED" ]] || echo "$NUMA_SAVED" >/proc/sys/kernel/numa_balancing || true
 }
 
 # start_unit NAME SLICE COMMAND...: a transient service (memory accounting on)
@@ -430,7 +439,8 @@ import json, sys
 s = json.load(sys.stdin)
 for x in s["slices"]:
     c = x.get("counters", {})
-    for k in ("protect_decisions", "throttle_decisions", "throttle_ms", "guard_trips"):
+    for k in ("protect_decisions", "throttle_decisions", "throttle_ms", "guard_trips",
+              "numa_on_decisions", "numa_off_decisions"):
         if k in c:
             print("BENCH result %s memcgd_%s_%s %s" % (sys.argv[1], x["name"].split(".")[0], k, c[k]))' "$1"
 }
@@ -862,5 +872,168 @@ run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
 	probe_results "$sc" "$WORK/probe.out"
 	probe_histogram "$sc" "$WORK/probe.lat"
 	emit_series "$sc" low "$WORK/low.log"
+	memcgd_counters "$sc"
+}
+
+# --- NUMA scenarios (issue 19, "Measure"): N-memcgd, N-off, N-global
+#
+# On a guest with two NUMA nodes (run-vm.sh --numa: vCPU 0 on node 0, vCPU 1
+# on node 1, half the RAM each), numa.slice and other.slice each run
+# memcgd-bench numa over NUMA_MIB MiB (memcgd.bench_numa_mib, default 256:
+# both buffers, first touched on node 0, fit in its half of 2 GiB) for
+# SECONDS_RUN seconds, at the same time:
+#   numa.slice   first touch on node 0's CPU, then runs on node 1's CPU: its
+#                pages are all remote until NUMA balancing moves them (the
+#                workload that benefits)
+#   other.slice  first touch and run on node 0's CPU: nothing to move, so
+#                whatever balancing does to it is pure overhead
+# The configurations, fixed before any run:
+#   N-memcgd  kernel.numa_balancing=0, memcgd with the policy declared in
+#             numa_policies (numa.slice: [NUMA] Balancing=yes and nothing else,
+#             the kernel's default scan parameters; other.slice: no [NUMA])
+#   N-off     kernel.numa_balancing=0, no memcgd (balancing off everywhere)
+#   N-global  kernel.numa_balancing=1, no memcgd (balancing on everywhere)
+# kernel.numa_balancing is restored by bench_cleanup. Results, per slice
+# (prefix numa_ or other_): local_share (pages on the node of the CPU it runs
+# on, at the end), seconds_to_90 (first second with >= 90 % local, -1:
+# never), passes_per_s (passes over the buffer per second), first_node0_share
+# (after the first touch), and the slice's memory.stat deltas over the run:
+# pte_updates, hint_faults, pages_migrated (of numa_pte_updates,
+# numa_hint_faults, numa_pages_migrated).
+NUMA_MIB=$(cmdline_value memcgd.bench_numa_mib 256)
+NUMA_SAVED=""
+NUMA_VMSTAT_KEYS="numa_pte_updates numa_huge_pte_updates numa_hint_faults numa_hint_faults_local numa_pages_migrated"
+
+numa_cpus() {	# numa_cpus NODE: the node's CPU list ("" when it has none)
+	tr -d '[:space:]' 2>/dev/null <"/sys/devices/system/node/node$1/cpulist" || true
+}
+
+# Two nodes with CPUs (a node with memory only has a cpulist too, empty; and
+# test -s is no test on sysfs, whose files all have a size)
+numa_nodes() {
+	[[ -n "$(numa_cpus 0)" && -n "$(numa_cpus 1)" ]]
+}
+
+first_cpu_of() {	# first_cpu_of NODE
+	numa_cpus "$1" | cut -d, -f1 | cut -d- -f1
+}
+
+# The policy of N-memcgd, declared here before any run. Both slices have the
+# same priority, so that neither throttles the other: [NUMA] is the only
+# difference between them.
+numa_policies() {
+	cat >/etc/memcgd.d/50-numa.conf <<-EOT
+	[Slice]
+	Name=numa.slice
+	Priority=50
+	[NUMA]
+	Balancing=yes
+	EOT
+	cat >/etc/memcgd.d/50-other.conf <<-EOT
+	[Slice]
+	Name=other.slice
+	Priority=50
+	EOT
+	local f
+	for f in 50-numa.conf 50-other.conf; do
+		echo "BENCH meta policy_$f $(sha256sum "/etc/memcgd.d/$f" | cut -c1-16) (declared in bench-lib.sh)"
+	done
+}
+
+numa_memcgd_on() {	# memcgd's program balances numa.slice and leaves other.slice to the kernel
+	memcgctl status --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+numa = {x["name"]: x.get("numa") for x in s["slices"]}
+sys.exit(0 if s["daemon"].get("numa_loaded") and numa.get("numa.slice") == "on"
+         and numa.get("other.slice") == "kernel" else 1)'
+}
+
+# "PTE_UPDATES HINT_FAULTS PAGES_MIGRATED" of SLICE's memory.stat
+numa_stat() {	# numa_stat SLICE
+	awk '$1 == "numa_pte_updates" { a = $2 } $1 == "numa_hint_faults" { b = $2 }
+		$1 == "numa_pages_migrated" { c = $2 }
+		END { if (a == "" || b == "" || c == "") exit 1; print a, b, c }' "/sys/fs/cgroup/$1/memory.stat" ||
+		die "$1's memory.stat has no numa_pte_updates/numa_hint_faults/numa_pages_migrated (CONFIG_NUMA_BALANCING?)"
+}
+
+numa_stat_results() {	# numa_stat_results SCENARIO SHORT "BEFORE" "AFTER"
+	local b a
+	read -r -a b <<<"$3"
+	read -r -a a <<<"$4"
+	result "$1" "$2_pte_updates" $((a[0] - b[0])) pages
+	result "$1" "$2_hint_faults" $((a[1] - b[1])) faults
+	result "$1" "$2_pages_migrated" $((a[2] - b[2])) pages
+}
+
+# The workload's "numa METRIC VALUE" lines: shares, passes and time to 90 %
+# as results SHORT_METRIC, where it ran as meta lines SHORT_METRIC
+numa_results() {	# numa_results SCENARIO SHORT FILE
+	awk -v sc="$1" -v sl="$2" '$1 != "numa" || NF != 3 { next }
+		$2 ~ /_share$/ { printf "BENCH result %s %s_%s %s share\n", sc, sl, $2, $3; next }
+		$2 == "passes_per_s" { printf "BENCH result %s %s_%s %s passes/s\n", sc, sl, $2, $3; next }
+		$2 == "seconds_to_90" { printf "BENCH result %s %s_%s %s s\n", sc, sl, $2, $3; next }
+		{ printf "BENCH meta %s_%s %s\n", sl, $2, $3 }' "$3"
+}
+
+# Its log ("<s> <local share> <passes>") as two series: SHORT (passes, a
+# progress count like the writers') and SHORT_local (the share)
+numa_series() {	# numa_series SCENARIO SHORT LOG
+	awk -v sc="$1" -v sl="$2" '{ printf "BENCH series %s %s %s %s\nBENCH series %s %s_local %s %s\n",
+		sc, sl, $1, $3, sc, sl, $1, $2 }' "$3"
+}
+
+run_numa() {	# run_numa SCENARIO memcgd|off|global
+	local sc=$1 cpu0 cpu1 before_numa before_other after_numa after_other pids=() i sl watcher
+	cpu0=$(first_cpu_of 0)
+	cpu1=$(first_cpu_of 1)
+	NUMA_SAVED=$(cat /proc/sys/kernel/numa_balancing)
+	echo "BENCH meta numa_balancing_at_start $NUMA_SAVED"
+	case "$2" in
+	memcgd|off) echo 0 >/proc/sys/kernel/numa_balancing ;;
+	global) echo 1 >/proc/sys/kernel/numa_balancing ;;
+	*) die "unknown NUMA configuration '$2'" ;;
+	esac
+	echo "BENCH meta numa_balancing $(cat /proc/sys/kernel/numa_balancing)"
+	echo "BENCH meta numa_mib $NUMA_MIB"
+	echo "BENCH meta numa_node0_cpus $(numa_cpus 0)"
+	echo "BENCH meta numa_node1_cpus $(numa_cpus 1)"
+	# the kernel's scan parameters (debugfs), which N-memcgd's policy leaves as they are
+	for i in /sys/kernel/debug/sched/numa_balancing/*; do
+		if [[ -f "$i" ]]; then echo "BENCH meta numa_$(basename "$i") $(cat "$i" 2>/dev/null)"; fi
+	done
+	start_unit bench-anchor-numa numa.slice sleep infinity
+	start_unit bench-anchor-other other.slice sleep infinity
+	if [[ "$2" == memcgd ]]; then
+		numa_policies
+		start_memcgd numa.slice other.slice
+		wait_for 30 "memcgd's NUMA program to balance numa.slice (memcg_bpf_ops::numa_balancing)" numa_memcgd_on
+	fi
+	echo "BENCH meta protection numa-$2"
+	say "$sc: numa.slice touches $NUMA_MIB MiB on CPU $cpu0 (node 0) and runs on CPU $cpu1 (node 1), other.slice touches and runs on CPU $cpu0, ${SECONDS_RUN}s ($2)"
+	pick_keys "$NUMA_VMSTAT_KEYS" vm_ /proc/vmstat >"$WORK/diag.before"
+	before_numa=$(numa_stat numa.slice)
+	before_other=$(numa_stat other.slice)
+	watch_memcgd &
+	watcher=$!
+	run_unit bench-numa-numa numa.slice "$BENCH" numa --mib "$NUMA_MIB" --first-cpu "$cpu0" \
+		--run-cpu "$cpu1" --seconds "$SECONDS_RUN" --log "$WORK/numa.log" >"$WORK/numa.out" &
+	pids+=($!)
+	run_unit bench-numa-other other.slice "$BENCH" numa --mib "$NUMA_MIB" --first-cpu "$cpu0" \
+		--run-cpu "$cpu0" --seconds "$SECONDS_RUN" --log "$WORK/other.log" >"$WORK/other.out" &
+	pids+=($!)
+	for i in "${pids[@]}"; do wait "$i" || die "a NUMA workload failed"; done
+	after_numa=$(numa_stat numa.slice)
+	after_other=$(numa_stat other.slice)
+	pick_keys "$NUMA_VMSTAT_KEYS" vm_ /proc/vmstat >"$WORK/diag.after"
+	kill "$watcher" 2>/dev/null || true
+	numa_stat_results "$sc" numa "$before_numa" "$after_numa"
+	numa_stat_results "$sc" other "$before_other" "$after_other"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	for sl in numa other; do
+		sed "s/^/  $sl: /" "$WORK/$sl.out" >&2
+		numa_results "$sc" "$sl" "$WORK/$sl.out"
+		numa_series "$sc" "$sl" "$WORK/$sl.log"
+	done
 	memcgd_counters "$sc"
 }

@@ -3,7 +3,8 @@
 """Host test of bench/stats.py with known inputs: the verdict rule at and
 around its boundaries in every direction, the bootstrap interval against the
 exact bootstrap distribution (all resamples enumerated) and against a known
-output for a fixed seed, pairing by boot, the Wilson interval's known values,
+output for a fixed seed, the median of plain values (shares, 0 allowed) with
+its interval, pairing by boot, the Wilson interval's known values,
 and the seeded scenario order. usage: test-stats.py STATS_PY"""
 import collections
 import importlib.util
@@ -134,6 +135,27 @@ check(stats.summarize(below, None, None)["verdict"] == "no target", "no target, 
 check(close(stats.summarize([1.0, 4.0])["median"], 2.0), "median ratio of 1 and 4 is their geometric mean, 2")
 check(stats.summarize([])["n"] == 0 and stats.summarize([])["median"] is None, "no ratios: n = 0, no median")
 check(raises(stats.summarize, [1.0, 0.0], text="ratio 0.0"), "a zero ratio is an error, not -inf")
+
+# --- values that are not ratios (a share of pages): their own median and interval, 0 allowed
+shares = [0.97, 0.95, 0.99, 0.96, 0.98]
+v = stats.summarize_values(shares, 0.90, ">=")
+want = exact_bootstrap(shares)
+check(v["n"] == 5 and close(v["median"], 0.97) and close(v["low"], want[0]) and close(v["high"], want[1]),
+      f"shares 0.95-0.99: median 0.97, interval the exact bootstrap's {want} ({v})")
+check(v["verdict"] == "met", "shares 0.95-0.99 against >= 0.90: met")
+check(stats.summarize_values(shares, 0.98, ">=")["verdict"] == "inconclusive", "against >= 0.98: inconclusive")
+check(stats.summarize_values(shares, 0.995, ">=")["verdict"] == "missed", "against >= 0.995: missed")
+# the resample's median is 0.01 only when 3 or 4 of its 4 draws are (p = 0.051 > 0.025)
+off = stats.summarize_values([0.0, 0.0, 0.01, 0.0])
+check(off["verdict"] == "no target" and off["median"] == 0.0 and off["low"] == 0.0 and close(off["high"], 0.01) and
+      exact_bootstrap([0.0, 0.0, 0.01, 0.0]) == (0.0, 0.01),
+      f"shares of 0 are values, not errors: median 0, interval 0-0.01 ({off})")
+check(stats.summarize_values([("b1", 0.2), ("b2", 0.4), ("b3", 0.3)])["median"] == 0.3,
+      "(boot, value) pairs: the median of the values")
+few = stats.summarize_values([0.99, 0.99], 0.9, ">=")
+check(few["verdict"] == "inconclusive" and "n = 2" in few.get("why", ""), "two boots decide nothing")
+check(raises(stats.summarize_values, [0.5, float("nan")], text="value nan"), "NaN is an error")
+check(stats.summarize_values([])["median"] is None, "no values: no median")
 
 # --- pairing: by boot, not by position; repeats within a boot by their median
 records = [("b2", "memcgd", 30.0), ("b1", "memory.low", 100.0), ("b1", "memcgd", 40.0),

@@ -3,8 +3,9 @@
 # Host test of the benchmark workload tool and of the guest library's rate
 # computation: progress logs are well formed, rates are what the log says,
 # the latency generator keeps its rate and times requests from their
-# scheduled start (a stopped process shows in its percentiles), bad arguments
-# fail with a message naming the option.
+# scheduled start (a stopped process shows in its percentiles), the NUMA
+# workload reports its placement and passes on a host run (CPU 0 only), bad
+# arguments fail with a message naming the option.
 # usage: test-workload.sh MEMCGD_BENCH BENCH_LIB
 set -uo pipefail
 bench=$1 lib=$2
@@ -126,6 +127,38 @@ wait "$pid" && (( $(metric requests "$tmp/term.out") > 0 )) && [[ -n "$(metric p
 	ok "latency --warm-up 0.1 --seconds 0.2 --wake 20: 20, 40, idle, 20 more" ||
 	fail "latency --warm-up/--wake: $(tr '\n' ' ' <"$tmp/wake.out")"
 
+# numa: first touch and run on CPU 0, so every page is local from the start
+# (on a one-node host also on node 0); the log's passes grow at the rate
+# reported. No BPF, no root: move_pages(2) only queries the process's own pages.
+numa_metric() { awk -v m="$1" '$1 == "numa" && $2 == m { print $3 }' "$2"; }
+if "$bench" numa --mib 8 --first-cpu 0 --run-cpu 0 --seconds 2 --log "$tmp/numa.log" >"$tmp/numa.out" 2>"$tmp/numa.err"; then
+	[[ "$(numa_metric local_share "$tmp/numa.out")" == 1.0000 && "$(numa_metric seconds_to_90 "$tmp/numa.out")" == 0.000 ]] &&
+		ok "numa on CPU 0 only: local share 1.0000 from the start" || fail "numa on CPU 0 only: $(tr '\n' ' ' <"$tmp/numa.out")"
+	node0=$(numa_metric first_node "$tmp/numa.out")
+	[[ "$(numa_metric "first_node${node0}_share" "$tmp/numa.out")" == 1.0000 ]] &&
+		ok "numa: every page first touched on CPU 0's node $node0" || fail "numa first touch: $(tr '\n' ' ' <"$tmp/numa.out")"
+	if [[ ! -e /sys/devices/system/node/node1 ]]; then
+		[[ "$(numa_metric first_node0_share "$tmp/numa.out")" == 1.0000 && -z "$(numa_metric first_node1_share "$tmp/numa.out")" ]] &&
+			ok "numa on a one-node host: first_node0_share 1.0000, no node 1" ||
+			fail "numa on a one-node host: $(tr '\n' ' ' <"$tmp/numa.out")"
+	else
+		echo "note: a host with several NUMA nodes: first_node0_share not checked"
+	fi
+	[[ "$(numa_metric pages "$tmp/numa.out")" == $((8 * 1048576 / $(getconf PAGESIZE))) ]] &&
+		ok "numa: 8 MiB are $(numa_metric pages "$tmp/numa.out") pages" || fail "numa pages: $(numa_metric pages "$tmp/numa.out")"
+	# '<seconds> <share> <passes>': t = 0 first, about one line a second, the last at the end (2 s)
+	awk 'NF != 3 || $2 != "1.0000" || (NR > 1 && ($1 < t || $3 < p)) { bad = 1 } { t = $1; p = $3 }
+		END { exit bad || NR < 3 || NR > 5 || t < 2 || t > 3 || p <= 0 }' "$tmp/numa.log" &&
+		ok "numa log: $(wc -l <"$tmp/numa.log") lines of seconds, local share, passes" || fail "numa log: $(tr '\n' ';' <"$tmp/numa.log")"
+	awk -v r="$(numa_metric passes_per_s "$tmp/numa.out")" '{ t = $1; p = $3 } END { exit !(r > 0 && p / t > 0.99 * r && p / t < 1.01 * r) }' \
+		"$tmp/numa.log" && ok "numa passes_per_s $(numa_metric passes_per_s "$tmp/numa.out") is what its log says" ||
+		fail "numa passes_per_s '$(numa_metric passes_per_s "$tmp/numa.out")' vs log '$(tail -n 1 "$tmp/numa.log")'"
+elif grep -q 'move_pages(2) query .*(a kernel without CONFIG_NUMA\|refused' "$tmp/numa.err"; then
+	echo "skip: numa cannot query page placement here: $(cat "$tmp/numa.err")"
+else
+	fail "numa exited non-zero: $(cat "$tmp/numa.err")"
+fi
+
 # bad arguments: exit 2 (1 for a runtime failure) and name what is wrong
 expect_error() {	# expect_error STATUS PATTERN ARGS...
 	local want=$1 pattern=$2 rc
@@ -160,6 +193,14 @@ expect_error 1 "cannot write --latencies $tmp/missing/l" latency --mib 1 --secon
 expect_error 1 "--dir is required" charge --mib 1
 expect_error 1 "cannot create a file in $tmp/missing" charge --dir "$tmp/missing" --mib 1
 expect_error 1 "cannot write $tmp/missing/log" writer --mib 1 --log "$tmp/missing/log"
+expect_error 2 "--first-cpu wants a whole number in 0..1023" numa --first-cpu 1024
+expect_error 2 "--run-cpu wants a whole number in 0..1023" numa --run-cpu -1
+expect_error 2 "option '--run-cpu' does not apply to writer" writer --run-cpu 0
+expect_error 1 "--run-cpu is required" numa --mib 1 --first-cpu 0
+expect_error 1 "--first-cpu is required" numa --mib 1 --run-cpu 0
+expect_error 1 "--seconds must be more than 0" numa --mib 1 --first-cpu 0 --run-cpu 0 --seconds 0
+expect_error 1 "cannot run on CPU 1023 (--first-cpu)" numa --mib 1 --first-cpu 1023 --run-cpu 0
+expect_error 1 "cannot run on CPU 1023 (--run-cpu)" numa --mib 1 --first-cpu 0 --run-cpu 1023 --seconds 1
 
 # window_rate of the guest library: the rate over the last WINDOW seconds,
 # interpolated where the window starts between two log lines
@@ -196,6 +237,29 @@ printf 'latency requests 400 requests\nlatency p99 1.500 ms\nlatency wake_p99 30
 got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
 [[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&
 	ok "probe_results" || fail "probe_results: '$got'"
+
+# the NUMA scenarios' helpers: the workload's summary as results (shares,
+# passes, time to 90 %) and meta lines, its log as two series, memory.stat deltas
+printf 'numa pages 2048\nnuma first_node0_share 0.9000\nnuma first_node1_share 0.1000\nnuma run_cpu 1\nnuma local_share 0.9500\nnuma passes_per_s 12.500\nnuma seconds_to_90 -1\nnoise\nnuma x\n' >"$tmp/n.out"
+got=$(source "$lib"; numa_results N-x other "$tmp/n.out" | tr '\n' ';')
+[[ "$got" == "BENCH meta other_pages 2048;BENCH result N-x other_first_node0_share 0.9000 share;BENCH result N-x other_first_node1_share 0.1000 share;BENCH meta other_run_cpu 1;BENCH result N-x other_local_share 0.9500 share;BENCH result N-x other_passes_per_s 12.500 passes/s;BENCH result N-x other_seconds_to_90 -1 s;" ]] &&
+	ok "numa_results" || fail "numa_results: '$got'"
+printf '0.000 0.0000 0.000\n1.002 0.5000 3.250\n' >"$tmp/n.log"
+got=$(source "$lib"; numa_series N-x numa "$tmp/n.log" | tr '\n' ';')
+[[ "$got" == "BENCH series N-x numa 0.000 0.000;BENCH series N-x numa_local 0.000 0.0000;BENCH series N-x numa 1.002 3.250;BENCH series N-x numa_local 1.002 0.5000;" ]] &&
+	ok "numa_series" || fail "numa_series: '$got'"
+got=$(source "$lib"; numa_stat_results N-x other "10 5 2" "25 9 2" | tr '\n' ';')
+[[ "$got" == "BENCH result N-x other_pte_updates 15 pages;BENCH result N-x other_hint_faults 4 faults;BENCH result N-x other_pages_migrated 0 pages;" ]] &&
+	ok "numa_stat_results" || fail "numa_stat_results: '$got'"
+if [[ ! -e /sys/devices/system/node/node1 ]]; then
+	(source "$lib"; ! numa_nodes && [[ "$(first_cpu_of 0)" =~ ^[0-9]+$ ]]) &&
+		ok "numa_nodes: one node here, and node 0's first CPU is $(source "$lib"; first_cpu_of 0)" ||
+		fail "numa_nodes on a one-node host: $(source "$lib"; numa_nodes && echo two nodes), first CPU '$(source "$lib"; first_cpu_of 0)'"
+	out=$(source "$lib"; bench_require N-memcgd 2>&1)
+	rc=$?
+	((rc == 77)) && [[ "$(tail -n 1 <<<"$out")" == "needs two NUMA nodes with CPUs (run-vm.sh --numa)" ]] &&
+		ok "an N scenario on one node skips (77) with its reason last" || fail "bench_require N-memcgd on one node: $rc, '$out'"
+fi
 
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
 echo "all workload checks passed"

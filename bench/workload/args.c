@@ -116,6 +116,13 @@ static int parse_one(const char *cmd, const char *name, int opt, const char *s,
 		return 0;
 	case 'S':
 		return parse_count(cmd, name, s, 0, UINT64_MAX, &a->seed);
+	case 'c':
+	case 'C':
+		r = parse_count(cmd, name, s, 0, MAX_CPU, &v);
+		if (r < 0)
+			return r;
+		*(opt == 'c' ? &a->first_cpu : &a->run_cpu) = (int)v;
+		return 0;
 	case 'f':
 		return parse_fill(cmd, s, &a->fill_pattern);
 	case 'l':
@@ -153,6 +160,8 @@ int parse_workload_args(const char *cmd, const char *allowed, int argc, char **a
 		{ "warm-up", required_argument, NULL, 'u' },
 		{ "wake", required_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "first-cpu", required_argument, NULL, 'c' },
+		{ "run-cpu", required_argument, NULL, 'C' },
 		{}
 	};
 	int opt, idx, r;

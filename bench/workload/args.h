@@ -23,7 +23,12 @@ struct workload_args {
 	double idle;		/* --idle (latency): seconds idle before the wake-up phase */
 	unsigned int wake;	/* --wake (latency): requests of the wake-up phase */
 	uint64_t seed;		/* --seed (latency): of the page choice */
+	int first_cpu;		/* --first-cpu (numa): where the pages are first touched, -1 = not given */
+	int run_cpu;		/* --run-cpu (numa): where they are used afterwards, -1 = not given */
 };
+
+/* Highest CPU number --first-cpu and --run-cpu take: glibc's cpu_set_t holds 1024. */
+#define MAX_CPU 1023
 
 /*
  * Parses argv[1..] of a subcommand into *a (defaults already set by the

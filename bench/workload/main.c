@@ -29,6 +29,12 @@ static const char usage[] =
 	"        requests first (warm_*; SIGUSR1 ends it); --wake: after S s, idle I s,\n"
 	"        then K more\n"
 	"        requests (wake_*); --latencies: every request\n"
+	"  numa --mib N --first-cpu C0 --run-cpu C1 --seconds S [--log FILE]\n"
+	"        touch an N MiB buffer (no THP) on CPU C0, print the share of its pages\n"
+	"        per node (first_node<K>_share), then write a word per page on CPU C1\n"
+	"        for S s: local_share (on C1's node at the end), passes_per_s,\n"
+	"        seconds_to_90 (first second with >= 90 % local, or -1); --log:\n"
+	"        '<seconds> <local share> <passes>' (a sample of <= 4096 pages)\n"
 	"--log writes '<seconds> <units>' once a second ('-' = stdout).\n";
 
 void *map_anon(const char *cmd, size_t mib)
@@ -56,8 +62,10 @@ int main(int argc, char **argv)
 		{ "charge", run_charge, 10, " dir mib seconds log " },
 		{ "latency", run_latency, 10,
 		  " mib seconds log ready rate pages over-ms latencies warm-up idle wake seed " },
+		{ "numa", run_numa, 10, " mib seconds log first-cpu run-cpu " },
 	};
-	struct workload_args a = { .mib = 64, .rate = 200, .pages = 4, .over_ms = 50, .seed = 1 };
+	struct workload_args a = { .mib = 64, .rate = 200, .pages = 4, .over_ms = 50, .seed = 1,
+				   .first_cpu = -1, .run_cpu = -1 };
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);

@@ -11,6 +11,7 @@ int run_holder(const struct workload_args *a);
 int run_faults(const struct workload_args *a);
 int run_charge(const struct workload_args *a);
 int run_latency(const struct workload_args *a);
+int run_numa(const struct workload_args *a);
 
 /* mmap()s @mib MiB of private anonymous memory; NULL with a message on failure. */
 void *map_anon(const char *cmd, size_t mib);
