@@ -30,26 +30,6 @@ int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t 
 	return 0;
 }
 
-int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret)
-{
-	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", "cpu.stat");
-	_cleanup_fclose_ FILE *f = NULL;
-	char key[64];
-	uint64_t v;
-
-	if (!path)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fscanf(f, "%63s %" SCNu64, key, &v) == 2)
-		if (streq(key, "usage_usec")) {
-			*ret = v;
-			return 0;
-		}
-	return -EBADMSG;
-}
-
 int cgroup_read_stat(const char *cgroup_dir, const char *file, const char *const *keys, size_t n, uint64_t *values)
 {
 	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
@@ -69,7 +49,14 @@ int cgroup_read_stat(const char *cgroup_dir, const char *file, const char *const
 				values[i] = v;
 				found++;
 			}
-	return found == n ? 0 : -ENOENT;
+	return found == n ? 0 : -EBADMSG;
+}
+
+int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret)
+{
+	static const char *const keys[] = { "usage_usec" };
+
+	return cgroup_read_stat(cgroup_dir, "cpu.stat", keys, 1, ret);
 }
 
 int cgroup_id_of(const char *cgroup_dir, uint64_t *ret)

@@ -13,7 +13,7 @@ int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t 
  * controller too). */
 int cgroup_read_cpu_usage_usec(const char *cgroup_dir, uint64_t *ret);
 /* The values of keys[0..n-1] in a flat keyed file (memory.stat: "key value" lines) into values[].
- * Returns 0 when every key was found, -ENOENT when one was not (e.g. a kernel without NUMA
+ * Returns 0 when every key was found, -EBADMSG when one was not (e.g. a kernel without NUMA
  * balancing has no numa_* items), -errno when the file cannot be read. */
 int cgroup_read_stat(const char *cgroup_dir, const char *file, const char *const *keys, size_t n, uint64_t *values);
 /* cgroup id (the inode number of its directory in cgroup2fs). */
