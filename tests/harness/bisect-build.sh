@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build every prefix of the kernel series: "each patch builds on its own".
 #
-# usage: bisect-build.sh [--config default|nobpf|nomemcg]...
+# usage: bisect-build.sh [--config default|nobpf|nomemcg]... [--resume]
+#                         [--ledger FILE]
 #
 # Extracts the pristine 6.12 tarball into $MEMCGD_CACHE/tree/bisect-<config>,
 # configures it like the guest kernel (tinyconfig + kernel-patches/memcgd.config),
@@ -20,15 +21,36 @@
 # BPF programs, which need the default config's BTF), which is what catches
 # a missing #ifdef. Prints one line per step and a verdict; exits 1 if any step
 # failed. Logs: $MEMCGD_CACHE/tree/bisect-<config>/bisect-logs/.
+#
+# Ledger: every step's result is appended to the ledger (default
+# kernel-patches/bisect.tsv, committed), keyed by what the step built: the
+# kernel source version, the configuration, gcc's version, the compiler flags,
+# this script's check method and the content of every patch up to the step.
+# A whole run takes longer than one working session on a fresh 2-core machine
+# (each patch touching memcontrol.h, sched.h or bpf.h recompiles most of the
+# tree), so with --resume a run skips the steps the ledger records as built
+# with the same key and continues from the first one it does not: it applies
+# the patches before that step, builds that prefix as its starting point (not
+# recorded again) and goes on step by step. Changing a patch changes the key of
+# its step and of every later one, so those are built again.
 
 source "$(dirname "$0")/lib.sh"
 
+# Bump when what a step checks changes: older ledger rows then no longer count.
+BISECT_METHOD=2
 configs=()
+resume=0
+ledger="$REPO_DIR/kernel-patches/bisect.tsv"
 while (($#)); do
 	case "$1" in
 	--config)
 		case "${2:-}" in default|nobpf|nomemcg) configs+=("$2") ;;
 		*) die "bisect-build.sh: --config wants default, nobpf or nomemcg, got '${2:-}'" ;; esac
+		shift ;;
+	--resume) resume=1 ;;
+	--ledger)
+		[[ -n "${2:-}" ]] || die "bisect-build.sh: --ledger wants a file"
+		ledger="$(realpath -m -- "$2")"
 		shift ;;
 	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "bisect-build.sh: unknown option '$1' (see --help)" ;;
@@ -46,17 +68,47 @@ export GIT_COMMITTER_NAME=memcgd GIT_COMMITTER_EMAIL=memcgd@localhost
 export CCACHE_DIR="$MEMCGD_CACHE/ccache" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=8G
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 
+gcc_version="$(gcc -dumpfullversion 2>/dev/null || echo unknown)"
+source_version="$(kernel_source_version)"
+
+# step_key CONFIG N: what step N (0 = the pristine base, N = after patch N)
+# of CONFIG builds, as a hash.
+step_key() {
+	local config="$1" n="$2"
+	hash_inputs "source $source_version" "config $config" \
+		"$REPO_DIR/kernel-patches/memcgd.config" "gcc $gcc_version" \
+		"kcflags $KERNEL_KCFLAGS" "method $BISECT_METHOD" \
+		${patches[@]+"${patches[@]:0:n}"}
+}
+
+# recorded_ok CONFIG N: the ledger holds a successful build of this step's key.
+recorded_ok() {
+	[[ -f "$ledger" ]] &&
+		awk -F'\t' -v c="$1" -v k="$(step_key "$1" "$2")" \
+			'$2 == c && $5 == k && $6 == "ok" { f = 1 } END { exit !f }' "$ledger"
+}
+
+ledger_append() {	# ledger_append CONFIG N STEP RESULT SECONDS DETAIL
+	[[ -s "$ledger" ]] || printf '# date\tconfig\tstep\tname\tkey\tresult\tseconds\tgcc\tdetail\n' >"$ledger"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$1" "$2" \
+		"$3" "$(step_key "$1" "$2")" "$4" "$5" "$gcc_version" "$6" >>"$ledger"
+}
+
 failed=0
-report() {	# report CONFIG STEP RESULT SECONDS DETAIL
-	printf '%-8s %-62s %-4s %5ss %s\n' "$1" "$2" "$3" "$4" "$5"
-	[[ "$3" == ok ]] || failed=$((failed + 1))
+report() {	# report CONFIG N STEP RESULT SECONDS DETAIL
+	printf '%-8s %-62s %-8s %5ss %s\n' "$1" "$3" "$4" "$5" "$6"
+	case "$4" in
+	ok) ledger_append "$@" ;;
+	recorded|start) ;;
+	*) ledger_append "$@"; failed=$((failed + 1)) ;;
+	esac
 }
 
 # bzImage of the current tree; with STRICT=1, fails on a compiler warning
 # (Kbuild prints only the files it rebuilt: these are the step's own).
 build_kernel() {	# build_kernel LOG STRICT
 	make -s olddefconfig >"$1" 2>&1 || return 1
-	make -j"$(jobs)" CC="ccache gcc" bzImage >>"$1" 2>&1 || return 1
+	make -j"$(jobs)" CC="ccache gcc" KCFLAGS="$KERNEL_KCFLAGS" bzImage >>"$1" 2>&1 || return 1
 	((!$2)) || ! grep -E '(warning|error):' "$1"
 }
 
@@ -110,12 +162,54 @@ build_bpf_sources() {	# build_bpf_sources LOG FILE...
 	done
 }
 
+# The steps of CONFIG: default builds every prefix, the others the pristine
+# base and the whole series.
+config_steps() {	# config_steps CONFIG
+	local n=${#patches[@]} i
+	if [[ "$1" == default ]]; then
+		for ((i = 0; i <= n; i++)); do echo "$i"; done
+	else
+		printf '0\n%s\n' "$n"
+	fi
+}
+
+step_name() {	# step_name CONFIG N
+	local step
+	if (($2 == 0)); then
+		echo "base: linux-source $source_version"
+		return
+	fi
+	step="$(basename "${patches[$2 - 1]}" .patch)"
+	if [[ "$1" == default ]]; then
+		echo "${step:0:60}"
+	else
+		echo "whole series (last: ${step:0:40})"
+	fi
+}
+
 run_config() {	# run_config CONFIG
-	local config="$1" start step subject files log i
+	local config="$1" start step subject files log n first=-1 prefix=0
+	local -a steps
+	mapfile -t steps < <(config_steps "$config")
+	# with --resume, the first step the ledger does not record as built
+	for n in "${steps[@]}"; do
+		if ((resume)) && recorded_ok "$config" "$n"; then
+			report "$config" "$n" "$(step_name "$config" "$n")" recorded 0 "$(basename "$ledger")"
+			continue
+		fi
+		first=$n
+		break
+	done
+	((first >= 0)) || return 0
+	# nobpf and nomemcg: the series is built on top of the base, so a
+	# missing series step rebuilds (and records) the base as well
+	[[ "$config" == default ]] || first=0
+	((first == 0)) || prefix=$((first - 1))
+
 	tree="$MEMCGD_CACHE/tree/bisect-$config"
 	log "bisect $config: preparing $tree"
 	unpack_kernel_tree "$tree"
-	cd "$tree"
+	cd "$tree" || return
 	export CCACHE_BASEDIR="$tree"
 	mkdir -p bisect-logs
 	make -s tinyconfig >/dev/null
@@ -126,35 +220,52 @@ run_config() {	# run_config CONFIG
 	esac
 	make -s olddefconfig >/dev/null
 
+	# the starting point: the pristine base, or (resuming) the prefix
+	# before the first step to build, whose own build the ledger records
+	for ((n = 0; n < prefix; n++)); do
+		git am -q --whitespace=error-all "${patches[n]}" || {
+			git am --abort || true
+			report "$config" "$((n + 1))" "$(step_name "$config" $((n + 1)))" FAIL 0 "git am"
+			return
+		}
+	done
 	start=$SECONDS
-	if build_kernel bisect-logs/00-base.log 0; then
-		report "$config" "base: linux-source $(kernel_source_version)" ok $((SECONDS - start)) \
-			"$(grep -c 'warning:' bisect-logs/00-base.log || true) warnings (not counted)"
+	if ((prefix == 0)); then
+		if build_kernel bisect-logs/00-base.log 0; then
+			report "$config" 0 "$(step_name "$config" 0)" ok $((SECONDS - start)) \
+				"$(grep -c 'warning:' bisect-logs/00-base.log || true) warnings (not counted)"
+		else
+			report "$config" 0 "base" FAIL $((SECONDS - start)) "bisect-logs/00-base.log"
+			return
+		fi
+	elif build_kernel bisect-logs/00-start.log 0; then
+		report "$config" "$prefix" "start: patches 1-$prefix applied" start $((SECONDS - start)) \
+			"built as the starting point (recorded before)"
 	else
-		report "$config" "base" FAIL $((SECONDS - start)) "bisect-logs/00-base.log"
+		report "$config" "$prefix" "start: patches 1-$prefix applied" FAIL $((SECONDS - start)) \
+			"bisect-logs/00-start.log"
 		return
 	fi
-	for ((i = 0; i < ${#patches[@]}; i++)); do
+	for ((i = prefix; i < ${#patches[@]}; i++)); do
 		step="$(basename "${patches[i]}" .patch)"
-		subject="${step:0:60}"
+		subject="$(step_name "$config" $((i + 1)))"
 		git am -q --whitespace=error-all "${patches[i]}" || {
 			git am --abort || true
-			report "$config" "$subject" FAIL 0 "git am"
+			report "$config" $((i + 1)) "$subject" FAIL 0 "git am"
 			return
 		}
 		# other configs: apply everything, build once at the end
 		[[ "$config" != default ]] && ((i < ${#patches[@]} - 1)) && continue
-		[[ "$config" != default ]] && subject="whole series (last: ${step:0:40})"
 		start=$SECONDS
 		log="bisect-logs/$step"
 		if ! build_kernel "$log.kernel.log" 1; then
-			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.kernel.log"
+			report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.kernel.log"
 			continue
 		fi
 		files="$(git diff --name-only HEAD~1 HEAD)"
 		[[ "$config" != default ]] && files="$(git diff --name-only HEAD~"${#patches[@]}" HEAD)"
 		if grep -qE '^tools/(lib/bpf|include)/' <<<"$files" && ! build_libbpf "$log.libbpf.log"; then
-			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.libbpf.log"
+			report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.libbpf.log"
 			continue
 		fi
 		# BPF programs need the default config's BTF: without BPF_SYSCALL
@@ -163,10 +274,10 @@ run_config() {	# run_config CONFIG
 		[[ "$config" == default ]] &&
 			mapfile -t sources < <(grep -E '^(tools/testing/selftests/bpf|samples/bpf)/.*\.c$' <<<"$files" || true)
 		if ((${#sources[@]})) && ! build_bpf_sources "$log.bpf.log" "${sources[@]}"; then
-			report "$config" "$subject" FAIL $((SECONDS - start)) "$tree/$log.bpf.log"
+			report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.bpf.log"
 			continue
 		fi
-		report "$config" "$subject" ok $((SECONDS - start)) \
+		report "$config" $((i + 1)) "$subject" ok $((SECONDS - start)) \
 			"$( ((${#sources[@]})) && echo "+ ${#sources[@]} BPF sources")"
 	done
 }
