@@ -2,7 +2,7 @@
 # Build every prefix of the kernel series: "each patch builds on its own".
 #
 # usage: bisect-build.sh [--config default|nobpf|nomemcg]... [--resume]
-#                         [--ledger FILE]
+#                         [--ledger FILE] [--series DIR] [--plan]
 #
 # Extracts the pristine 6.12 tarball into $MEMCGD_CACHE/tree/bisect-<config>,
 # configures it like the guest kernel (tinyconfig + kernel-patches/memcgd.config),
@@ -32,7 +32,11 @@
 # with the same key and continues from the first one it does not: it applies
 # the patches before that step, builds that prefix as its starting point (not
 # recorded again) and goes on step by step. Changing a patch changes the key of
-# its step and of every later one, so those are built again.
+# its step and of every later one, so those are built again. --plan prints,
+# for each step, whether the ledger records it or --resume would build it,
+# and builds nothing. --series DIR bisects the patches in DIR (a candidate
+# series from git format-patch, say) instead of kernel-patches/; the guest
+# configuration still comes from kernel-patches/memcgd.config.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -40,6 +44,8 @@ source "$(dirname "$0")/lib.sh"
 BISECT_METHOD=2
 configs=()
 resume=0
+plan=0
+series="$REPO_DIR/kernel-patches"
 ledger="$REPO_DIR/kernel-patches/bisect.tsv"
 while (($#)); do
 	case "$1" in
@@ -48,6 +54,11 @@ while (($#)); do
 		*) die "bisect-build.sh: --config wants default, nobpf or nomemcg, got '${2:-}'" ;; esac
 		shift ;;
 	--resume) resume=1 ;;
+	--plan) plan=1 resume=1 ;;
+	--series)
+		[[ -d "${2:-}" ]] || die "bisect-build.sh: --series wants a directory of patches, got '${2:-}'"
+		series="$(realpath -- "$2")"
+		shift ;;
 	--ledger)
 		[[ -n "${2:-}" ]] || die "bisect-build.sh: --ledger wants a file"
 		ledger="$(realpath -m -- "$2")"
@@ -58,9 +69,9 @@ while (($#)); do
 	shift
 done
 ((${#configs[@]})) || configs=(default)
-[[ -f "$KERNEL_TARBALL" ]] || die "$KERNEL_TARBALL missing: install $KERNEL_PACKAGE"
-mapfile -t patches < <(kernel_patches)
-((${#patches[@]})) || die "kernel-patches/ has no patches"
+((plan)) || [[ -f "$KERNEL_TARBALL" ]] || die "$KERNEL_TARBALL missing: install $KERNEL_PACKAGE"
+mapfile -t patches < <(find "$series" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+((${#patches[@]})) || die "$series has no *.patch files"
 
 export ARCH=x86_64 KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
 export GIT_AUTHOR_NAME=memcgd GIT_AUTHOR_EMAIL=memcgd@localhost
@@ -187,23 +198,49 @@ step_name() {	# step_name CONFIG N
 	fi
 }
 
-run_config() {	# run_config CONFIG
-	local config="$1" start step subject files log n first=-1 prefix=0
-	local -a steps
-	mapfile -t steps < <(config_steps "$config")
-	# with --resume, the first step the ledger does not record as built
-	for n in "${steps[@]}"; do
-		if ((resume)) && recorded_ok "$config" "$n"; then
-			report "$config" "$n" "$(step_name "$config" "$n")" recorded 0 "$(basename "$ledger")"
+# first_to_build CONFIG: the first step of CONFIG that --resume builds
+# (every later one is built too: the build is incremental), or -1.
+first_to_build() {
+	local n
+	while read -r n; do
+		if ((resume)) && recorded_ok "$1" "$n"; then
 			continue
 		fi
-		first=$n
-		break
-	done
-	((first >= 0)) || return 0
+		echo "$n"
+		return
+	done < <(config_steps "$1")
+	echo -1
+}
+
+plan_config() {	# plan_config CONFIG
+	local config="$1" first n when
+	first="$(first_to_build "$config")"
+	# nobpf and nomemcg build the series on top of the base
+	[[ "$config" == default ]] || ((first < 0)) || first=0
+	while read -r n; do
+		if ((first < 0 || n < first)); then
+			when="$(awk -F'\t' -v c="$config" -v k="$(step_key "$config" "$n")" \
+				'$2 == c && $5 == k && $6 == "ok" { d = $1 } END { print d }' "$ledger")"
+			printf '%-8s %-62s recorded %s %s\n' "$config" "$(step_name "$config" "$n")" \
+				"$(step_key "$config" "$n")" "$when"
+		else
+			printf '%-8s %-62s build    %s\n' "$config" "$(step_name "$config" "$n")" \
+				"$(step_key "$config" "$n")"
+		fi
+	done < <(config_steps "$config")
+}
+
+run_config() {	# run_config CONFIG
+	local config="$1" start step subject files log n first prefix=0
+	first="$(first_to_build "$config")"
 	# nobpf and nomemcg: the series is built on top of the base, so a
 	# missing series step rebuilds (and records) the base as well
-	[[ "$config" == default ]] || first=0
+	[[ "$config" == default ]] || ((first < 0)) || first=0
+	while read -r n; do
+		((first < 0 || n < first)) || break
+		report "$config" "$n" "$(step_name "$config" "$n")" recorded 0 "$(basename "$ledger")"
+	done < <(config_steps "$config")
+	((first >= 0)) || return 0
 	((first == 0)) || prefix=$((first - 1))
 
 	tree="$MEMCGD_CACHE/tree/bisect-$config"
@@ -282,6 +319,12 @@ run_config() {	# run_config CONFIG
 	done
 }
 
+if ((plan)); then
+	for config in "${configs[@]}"; do
+		plan_config "$config"
+	done
+	exit 0
+fi
 for config in "${configs[@]}"; do
 	run_config "$config"
 done
