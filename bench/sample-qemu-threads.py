@@ -17,8 +17,8 @@ t_s is seconds since the sampler started (CLOCK_MONOTONIC); state, wchan
 (the kernel function a sleeping thread waits in, "0" when running or not
 readable) and cpu_ticks (utime + stime) come from /proc/PID/task/TID. The
 host row holds /proc/pressure/memory's avg10 values (some, full) and the
-space allocated to QEMU's swap disk when it is a file in /dev/shm (the
-file= of a -drive whose path starts with /dev/shm/), in bytes.
+space allocated to QEMU's swap disk (the file= of a -drive in /dev/shm, or
+named memcgd-swap.* anywhere: run-vm.sh --swap-dir), in bytes.
 """
 import os
 import sys
@@ -53,12 +53,13 @@ def running(pid):
 
 
 def shm_files(pid):
-    """The /dev/shm files QEMU opened as disks (from its command line)."""
+    """The swap disk files QEMU opened (from its command line)."""
     args = read(f"/proc/{pid}/cmdline").split("\0")
     out = []
     for a in args:
         for part in a.split(","):
-            if part.startswith("file=/dev/shm/"):
+            if part.startswith("file=/dev/shm/") or \
+                    (part.startswith("file=") and os.path.basename(part).startswith("memcgd-swap.")):
                 out.append(part[len("file="):])
     return out
 

@@ -13,7 +13,12 @@
 #                        smoke/*, none with --shell)
 #   --cpus N             vCPUs (default 2)
 #   --memory MB          guest memory in MiB (default 2048)
-#   --swap SIZE          add a swap disk of SIZE (e.g. 1G), backed by /dev/shm
+#   --swap SIZE          add a swap disk of SIZE (e.g. 1G), a sparse file in
+#                        /dev/shm (or --swap-dir)
+#   --swap-dir DIR       where the swap disk's file goes (default /dev/shm: RAM;
+#                        a disk-backed directory takes it off tmpfs)
+#   --monitor SOCKET     QEMU's human monitor on a Unix socket (bench/
+#                        capture-stall.py asks it for `info jit`); not with --shell
 #   --numa               two NUMA nodes (memory and vCPUs split in halves)
 #   --icount             deterministic instruction counting: TCG on one host
 #                        thread, -icount shift=0,sleep=off (guest time is the
@@ -40,7 +45,8 @@
 source "$(dirname "$0")/lib.sh"
 
 kdir="${MEMCGD_KDIR:-}"
-payloads=() no_payload=0 tests="" tests_given=0 cpus="" memory=2048 swap="" numa=0 icount=0
+payloads=() no_payload=0 tests="" tests_given=0 cpus="" memory=2048 swap="" swap_dir=/dev/shm
+monitor="" numa=0 icount=0
 timeout=3600 test_timeout=600 append="" shell=0 label=vm run_dir="" keep_image=0 verbose=0
 
 while (($#)); do
@@ -52,6 +58,8 @@ while (($#)); do
 	--cpus) cpus="$2"; shift ;;
 	--memory) memory="$2"; shift ;;
 	--swap) swap="$2"; shift ;;
+	--swap-dir) swap_dir="$2"; shift ;;
+	--monitor) monitor="$2"; shift ;;
 	--numa) numa=1 ;;
 	--icount) icount=1 ;;
 	--timeout) timeout="$2"; shift ;;
@@ -81,6 +89,9 @@ cpus="${cpus:-2}"
 [[ "$test_timeout" =~ ^[1-9][0-9]*$ ]] || die "--test-timeout wants seconds, got '$test_timeout'"
 [[ "$label" =~ ^[A-Za-z0-9_.-]+$ ]] || die "--label may only use letters, digits, '.', '_' and '-'"
 [[ "$tests" =~ ^[][A-Za-z0-9_.*?/,-]*$ ]] || die "--tests may only use suite/glob patterns separated by commas"
+[[ -d "$swap_dir" && -w "$swap_dir" ]] || die "--swap-dir: '$swap_dir' is not a writable directory"
+[[ -z "$monitor" ]] || ((!shell)) || die "--monitor cannot go with --shell (the monitor is on the terminal there: Ctrl-A c)"
+[[ "$monitor" != *,* ]] || die "--monitor: a socket path with a comma cannot be passed to QEMU: '$monitor'"
 
 # --- inputs --------------------------------------------------------------
 if [[ -z "$kdir" ]]; then
@@ -202,7 +213,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -machine q35 -smp "$cpus" -m "$memory"
 	-chardev "file,id=results,path=$results"
 	-device virtserialport,chardev=results,name=org.memcgd.results)
 if [[ -n "$swap" ]]; then
-	swapfile="$(mktemp /dev/shm/memcgd-swap.XXXXXX)"
+	swapfile="$(mktemp "$swap_dir/memcgd-swap.XXXXXX")"
 	truncate -s "$swap" "$swapfile" || die "--swap: bad size '$swap'"
 	qemu+=(-drive "file=$swapfile,format=raw,if=none,id=swap,cache=unsafe"
 		-device virtio-blk-pci,drive=swap,serial=memcgd-swap)
@@ -226,6 +237,7 @@ if ((shell)); then
 else
 	cmdline+=(systemd.mask=serial-getty@ttyS0.service)
 	qemu+=(-serial "file:$console")
+	[[ -z "$monitor" ]] || qemu+=(-monitor "unix:$monitor,server=on,wait=off")
 fi
 if [[ -n "$append" ]]; then
 	read -r -a extra <<< "$append"

@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""What QEMU was doing when the guest reported an RCU stall: the evidence of
+the guest-wide stall investigation (issue 15, item 5; bench/notes.md) that
+the 2 Hz thread sampler (sample-qemu-threads.py) cannot give.
+
+usage: capture-stall.py QEMU_PID CONSOLE MONITOR_SOCKET OUT_DIR [MAX]
+
+Follows the guest's console log until QEMU_PID exits. On each line that
+reports an RCU stall (the first MAX of them, default 3) it writes
+OUT_DIR/stall-N.txt with, in this order:
+  - the console line and the host time (CLOCK_MONOTONIC seconds since start);
+  - every QEMU thread's state, wait channel and kernel stack
+    (/proc/PID/task/TID/stack: root only);
+  - `info jit` from QEMU's human monitor (run-vm.sh --monitor SOCKET):
+    translation-block counts and the code buffer's use, to tell a flush
+    storm or a full code buffer from something else;
+  - a backtrace of every QEMU thread (gdb -batch 'thread apply all bt').
+The first two do not stop QEMU; gdb does, for the second or so it takes to
+attach, which lengthens the stall the guest measures afterwards: count
+stalls, not their reported length, in a boot with a capture. Exits 0 when
+QEMU exits; a part that cannot be had (no gdb, no socket) is written as such.
+"""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+STALL = re.compile(r"rcu: INFO: \S+ (detected stalls|self-detected stall)|"
+                   r"rcu_\w+ kthread starved|detected stall on CPU|self-detected stall on CPU")
+
+
+def read(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def running(pid):
+    stat = read(f"/proc/{pid}/stat")
+    return bool(stat) and stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
+
+
+def threads(pid):
+    """Every thread's name, state, wait channel and kernel stack."""
+    out = []
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return "(process gone)\n"
+    for tid in tids:
+        stat = read(f"/proc/{pid}/task/{tid}/stat")
+        if not stat:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        state = stat[stat.rindex(")") + 2:].split()[0]
+        wchan = read(f"/proc/{pid}/task/{tid}/wchan", "0").strip() or "0"
+        stack = read(f"/proc/{pid}/task/{tid}/stack", "(unreadable)\n")
+        out.append(f"{tid} {name} state={state} wchan={wchan}\n" +
+                   "".join(f"    {line}\n" for line in stack.splitlines()))
+    return "".join(out)
+
+
+def monitor(path, command, timeout=10.0):
+    """One human-monitor command's answer (between the prompts)."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(path)
+            buf = b""
+            while b"(qemu) " not in buf:
+                chunk = s.recv(4096)
+                if not chunk:
+                    return "(monitor closed the connection)\n"
+                buf += chunk
+            s.sendall(command.encode() + b"\n")
+            buf = b""
+            # the echo of the command, its answer, then the next prompt
+            while buf.count(b"(qemu) ") < 1:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+    except OSError as e:
+        return f"(monitor {path}: {e.strerror or e})\n"
+    text = buf.decode(errors="replace").replace("\r", "")
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)	# readline's cursor moves
+    lines = [line for line in text.split("\n") if line.strip() not in (command, "(qemu)")]
+    return "\n".join(lines).strip() + "\n"
+
+
+def backtrace(pid):
+    gdb = shutil.which("gdb")
+    if not gdb:
+        return "(gdb not installed)\n"
+    p = subprocess.run([gdb, "-p", str(pid), "-batch", "-nx", "-ex", "set pagination off",
+                        "-ex", "thread apply all bt"],
+                       capture_output=True, text=True, timeout=120)
+    return p.stdout + (f"(gdb exit {p.returncode}: {p.stderr.strip()[-500:]})\n" if p.returncode else "")
+
+
+def capture(n, t, line, pid, sock, out_dir):
+    path = os.path.join(out_dir, f"stall-{n}.txt")
+    with open(path, "w") as f:
+        f.write(f"# stall {n} at t={t:.1f} s\n{line}\n\n## QEMU threads (state, wait channel, kernel stack)\n")
+        f.write(threads(pid))
+        f.write("\n## info jit\n")
+        f.flush()
+        f.write(monitor(sock, "info jit"))
+        f.write("\n## gdb: thread apply all bt (QEMU stopped while gdb is attached)\n")
+        f.flush()
+        f.write(backtrace(pid))
+    return path
+
+
+def main():
+    if len(sys.argv) not in (5, 6):
+        sys.exit(__doc__)
+    pid, console, sock, out_dir = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+    most = int(sys.argv[5]) if len(sys.argv) == 6 else 3
+    if not running(pid):
+        sys.exit(f"capture-stall.py: no process {pid}")
+    os.makedirs(out_dir, exist_ok=True)
+    start, n, pos, partial = time.monotonic(), 0, 0, ""
+    while True:
+        alive = running(pid)
+        try:
+            with open(console, errors="replace") as f:
+                f.seek(pos)
+                data = f.read()
+                pos = f.tell()
+        except OSError:
+            data = ""
+        lines = (partial + data).split("\n")
+        partial = lines.pop()
+        for line in lines:
+            if n < most and STALL.search(line):
+                n += 1
+                print(f"capture-stall.py: {capture(n, time.monotonic() - start, line, pid, sock, out_dir)}",
+                      file=sys.stderr)
+        if not alive:
+            return
+        time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    main()
