@@ -90,8 +90,12 @@ def monitor(path, command, timeout=10.0):
         return f"(monitor {path}: {e.strerror or e})\n"
     text = buf.decode(errors="replace").replace("\r", "")
     text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)	# readline's cursor moves
-    lines = [line for line in text.split("\n") if line.strip() not in (command, "(qemu)")]
-    return "\n".join(lines).strip() + "\n"
+    # readline echoes the command as it redraws each keystroke: the answer
+    # starts after the line that ends with the whole command
+    end = text.find(command + "\n")
+    if end >= 0:
+        text = text[end + len(command) + 1:]
+    return text.replace("(qemu) ", "").strip() + "\n"
 
 
 def backtrace(pid):
