@@ -29,41 +29,24 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from procfs import read, running, thread_ids, thread_row  # noqa: E402
+
 STALL = re.compile(r"rcu: INFO: \S+ (detected stalls|self-detected stall)|"
                    r"rcu_\w+ kthread starved|detected stall on CPU|self-detected stall on CPU")
-
-
-def read(path, default=""):
-    try:
-        with open(path) as f:
-            return f.read()
-    except OSError:
-        return default
-
-
-def running(pid):
-    stat = read(f"/proc/{pid}/stat")
-    return bool(stat) and stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
 
 
 def threads(pid):
     """Every thread's name, state, wait channel and kernel stack."""
     out = []
-    try:
-        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
-    except OSError:
-        return "(process gone)\n"
-    for tid in tids:
-        stat = read(f"/proc/{pid}/task/{tid}/stat")
-        if not stat:
+    for tid in thread_ids(pid):
+        row = thread_row(pid, tid)
+        if not row:
             continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        state = stat[stat.rindex(")") + 2:].split()[0]
-        wchan = read(f"/proc/{pid}/task/{tid}/wchan", "0").strip() or "0"
         stack = read(f"/proc/{pid}/task/{tid}/stack", "(unreadable)\n")
-        out.append(f"{tid} {name} state={state} wchan={wchan}\n" +
+        out.append(f"{tid} {row[0]} state={row[1]} wchan={row[2]}\n" +
                    "".join(f"    {line}\n" for line in stack.splitlines()))
-    return "".join(out)
+    return "".join(out) or "(process gone)\n"
 
 
 def monitor(path, command, timeout=10.0):

@@ -24,32 +24,8 @@ import os
 import sys
 import time
 
-
-def read(path, default=""):
-    try:
-        with open(path) as f:
-            return f.read()
-    except OSError:
-        return default
-
-
-def thread_row(pid, tid):
-    """(name, state, wchan, cpu_ticks) of one thread, or None once it is gone."""
-    stat = read(f"/proc/{pid}/task/{tid}/stat")
-    if not stat:
-        return None
-    name = stat[stat.index("(") + 1:stat.rindex(")")]
-    fields = stat[stat.rindex(")") + 2:].split()
-    # fields[0] is the state (field 3); utime and stime are fields 14 and 15
-    ticks = int(fields[11]) + int(fields[12])
-    wchan = read(f"/proc/{pid}/task/{tid}/wchan", "0").strip() or "0"
-    return name.replace("\t", " "), fields[0], wchan, ticks
-
-
-def running(pid):
-    """The process exists and has not exited (a zombie waiting to be reaped has)."""
-    stat = read(f"/proc/{pid}/stat")
-    return bool(stat) and stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from procfs import read, running, thread_ids, thread_row  # noqa: E402
 
 
 def shm_files(pid):
@@ -98,9 +74,8 @@ def main():
         tsv.write("t_s\tkind\tid\tname\tstate\twchan\tcpu_ticks\textra\n")
         while running(pid):
             t = time.monotonic() - start
-            try:
-                tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
-            except OSError:
+            tids = thread_ids(pid)
+            if not tids:
                 break
             for tid in tids:
                 row = thread_row(pid, tid)
