@@ -11,6 +11,9 @@
 # the patch touches:
 #   bzImage                      always, new compiler warnings fail the step
 #   tools/lib/bpf (static)       patches touching tools/lib/bpf or tools/include
+#   bpftool (with its skeletons  patches touching tools/bpf/bpftool, tools/lib/bpf
+#     against the step's BTF)      or tools/include (default config); a warning
+#                                  in a file the patch touches fails the step
 #   the selftest's BPF object    patches touching tools/testing/selftests/bpf
 #     and test_progs source        (progs/ with clang -target bpf against the
 #                                  step's vmlinux.h; prog_tests/ with -fsyntax-only)
@@ -127,6 +130,19 @@ build_libbpf() {	# build_libbpf LOG
 	make -s -C tools/lib/bpf -j"$(jobs)" BUILD_STATIC_ONLY=1 >"$1" 2>&1
 }
 
+# bpftool as build-kernel.sh builds it (its own BPF skeletons need the step's
+# vmlinux BTF); its Makefile warns without failing, so a warning naming a
+# file the step touched fails the step here.
+build_bpftool() {	# build_bpftool LOG FILE...
+	local log="$1" f
+	shift
+	make -s -C tools/bpf/bpftool -j"$(jobs)" VMLINUX_BTF="$PWD/vmlinux" >"$log" 2>&1 || return 1
+	for f in "$@"; do
+		[[ "$f" == tools/bpf/bpftool/* ]] || continue
+		! grep -E "$(basename "$f"):[0-9]+:[0-9]+: (warning|error):" "$log" || return 1
+	done
+}
+
 # BPF objects and their userspace halves, compiled the way their Makefiles
 # would, against the step's own vmlinux.h, libbpf and UAPI headers: BPF C
 # with clang -target bpf, a skeleton from each object (bpftool gen skeleton,
@@ -232,6 +248,7 @@ plan_config() {	# plan_config CONFIG
 
 run_config() {	# run_config CONFIG
 	local config="$1" start step subject files log n first prefix=0
+	local -a also
 	first="$(first_to_build "$config")"
 	# nobpf and nomemcg: the series is built on top of the base, so a
 	# missing series step rebuilds (and records) the base as well
@@ -301,9 +318,21 @@ run_config() {	# run_config CONFIG
 		fi
 		files="$(git diff --name-only HEAD~1 HEAD)"
 		[[ "$config" != default ]] && files="$(git diff --name-only HEAD~"${#patches[@]}" HEAD)"
-		if grep -qE '^tools/(lib/bpf|include)/' <<<"$files" && ! build_libbpf "$log.libbpf.log"; then
-			report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.libbpf.log"
-			continue
+		also=()
+		if grep -qE '^tools/(lib/bpf|include)/' <<<"$files"; then
+			if ! build_libbpf "$log.libbpf.log"; then
+				report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.libbpf.log"
+				continue
+			fi
+			also+=(libbpf)
+		fi
+		if [[ "$config" == default ]] && grep -qE '^tools/(lib/bpf|include|bpf/bpftool)/' <<<"$files"; then
+			# shellcheck disable=SC2086 # one path per word, none with blanks
+			if ! build_bpftool "$log.bpftool.log" $files; then
+				report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.bpftool.log"
+				continue
+			fi
+			also+=(bpftool)
 		fi
 		# BPF programs need the default config's BTF: without BPF_SYSCALL
 		# there is no BTF at all, without MEMCG no memcg types
@@ -314,8 +343,9 @@ run_config() {	# run_config CONFIG
 			report "$config" $((i + 1)) "$subject" FAIL $((SECONDS - start)) "$tree/$log.bpf.log"
 			continue
 		fi
+		((${#sources[@]})) && also+=("${#sources[@]} BPF sources")
 		report "$config" $((i + 1)) "$subject" ok $((SECONDS - start)) \
-			"$( ((${#sources[@]})) && echo "+ ${#sources[@]} BPF sources")"
+			"$( ((${#also[@]})) && printf '+ %s ' "${also[@]}")"
 	done
 }
 
