@@ -73,7 +73,7 @@ while (($#)); do
 done
 ((${#configs[@]})) || configs=(default)
 ((plan)) || [[ -f "$KERNEL_TARBALL" ]] || die "$KERNEL_TARBALL missing: install $KERNEL_PACKAGE"
-mapfile -t patches < <(find "$series" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+mapfile -t patches < <(kernel_patches "$series")
 ((${#patches[@]})) || die "$series has no *.patch files"
 
 export ARCH=x86_64 KBUILD_BUILD_USER=memcgd KBUILD_BUILD_HOST=memcgd
@@ -85,22 +85,27 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 gcc_version="$(gcc -dumpfullversion 2>/dev/null || echo unknown)"
 source_version="$(kernel_source_version)"
 
-# step_key CONFIG N: what step N (0 = the pristine base, N = after patch N)
-# of CONFIG builds, as a hash.
-step_key() {
-	local config="$1" n="$2"
-	hash_inputs "source $source_version" "config $config" \
-		"$REPO_DIR/kernel-patches/memcgd.config" "gcc $gcc_version" \
-		"kcflags $KERNEL_KCFLAGS" "method $BISECT_METHOD" \
-		${patches[@]+"${patches[@]:0:n}"}
-}
+# key_of["CONFIG N"]: what step N (0 = the pristine base, N = after patch N)
+# of CONFIG builds, as a hash; computed once, before anything is applied.
+declare -A key_of
+for config in "${configs[@]}"; do
+	for ((n = 0; n <= ${#patches[@]}; n++)); do
+		key_of["$config $n"]="$(hash_inputs "source $source_version" "config $config" \
+			"$REPO_DIR/kernel-patches/memcgd.config" "gcc $gcc_version" \
+			"kcflags $KERNEL_KCFLAGS" "method $BISECT_METHOD" \
+			${patches[@]+"${patches[@]:0:n}"})"
+	done
+done
+step_key() { echo "${key_of["$1 $2"]}"; }	# step_key CONFIG N
 
-# recorded_ok CONFIG N: the ledger holds a successful build of this step's key.
-recorded_ok() {
-	[[ -f "$ledger" ]] &&
-		awk -F'\t' -v c="$1" -v k="$(step_key "$1" "$2")" \
-			'$2 == c && $5 == k && $6 == "ok" { f = 1 } END { exit !f }' "$ledger"
+# recorded_date CONFIG N: when the ledger recorded a successful build of this
+# step's key (empty if it did not).
+recorded_date() {
+	[[ -f "$ledger" ]] || return 0
+	awk -F'\t' -v c="$1" -v k="$(step_key "$1" "$2")" \
+		'$2 == c && $5 == k && $6 == "ok" { d = $1 } END { print d }' "$ledger"
 }
+recorded_ok() { [[ -n "$(recorded_date "$1" "$2")" ]]; }	# recorded_ok CONFIG N
 
 ledger_append() {	# ledger_append CONFIG N STEP RESULT SECONDS DETAIL
 	[[ -s "$ledger" ]] || printf '# date\tconfig\tstep\tname\tkey\tresult\tseconds\tgcc\tdetail\n' >"$ledger"
@@ -215,13 +220,16 @@ step_name() {	# step_name CONFIG N
 }
 
 # first_to_build CONFIG: the first step of CONFIG that --resume builds
-# (every later one is built too: the build is incremental), or -1.
+# (every later one is built too: the build is incremental), or -1. nobpf and
+# nomemcg build the series on top of the base: a missing series step
+# rebuilds (and records) the base as well.
 first_to_build() {
 	local n
 	while read -r n; do
 		if ((resume)) && recorded_ok "$1" "$n"; then
 			continue
 		fi
+		[[ "$1" == default ]] || n=0
 		echo "$n"
 		return
 	done < <(config_steps "$1")
@@ -231,12 +239,9 @@ first_to_build() {
 plan_config() {	# plan_config CONFIG
 	local config="$1" first n when
 	first="$(first_to_build "$config")"
-	# nobpf and nomemcg build the series on top of the base
-	[[ "$config" == default ]] || ((first < 0)) || first=0
 	while read -r n; do
 		if ((first < 0 || n < first)); then
-			when="$(awk -F'\t' -v c="$config" -v k="$(step_key "$config" "$n")" \
-				'$2 == c && $5 == k && $6 == "ok" { d = $1 } END { print d }' "$ledger")"
+			when="$(recorded_date "$config" "$n")"
 			printf '%-8s %-62s recorded %s %s\n' "$config" "$(step_name "$config" "$n")" \
 				"$(step_key "$config" "$n")" "$when"
 		else
@@ -250,9 +255,6 @@ run_config() {	# run_config CONFIG
 	local config="$1" start step subject files log n first prefix=0
 	local -a also
 	first="$(first_to_build "$config")"
-	# nobpf and nomemcg: the series is built on top of the base, so a
-	# missing series step rebuilds (and records) the base as well
-	[[ "$config" == default ]] || ((first < 0)) || first=0
 	while read -r n; do
 		((first < 0 || n < first)) || break
 		report "$config" "$n" "$(step_name "$config" "$n")" recorded 0 "$(basename "$ledger")"

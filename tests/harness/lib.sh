@@ -35,8 +35,8 @@ hash_inputs() {
 }
 
 # Patches of the series in application order.
-kernel_patches() {
-	find "$REPO_DIR/kernel-patches" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+kernel_patches() {	# kernel_patches [DIR]: DIR defaults to kernel-patches/
+	find "${1:-$REPO_DIR/kernel-patches}" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 }
 
 # unpack_kernel_tree DIR: a fresh git repository in DIR holding the pristine
