@@ -24,12 +24,12 @@ QEMU exits; a part that cannot be had (no gdb, no socket) is written as such.
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hmp import monitor  # noqa: E402
 from procfs import read, running, thread_ids, thread_row  # noqa: E402
 
 STALL = re.compile(r"rcu: INFO: \S+ (detected stalls|self-detected stall)|"
@@ -47,38 +47,6 @@ def threads(pid):
         out.append(f"{tid} {row[0]} state={row[1]} wchan={row[2]}\n" +
                    "".join(f"    {line}\n" for line in stack.splitlines()))
     return "".join(out) or "(process gone)\n"
-
-
-def monitor(path, command, timeout=10.0):
-    """One human-monitor command's answer (between the prompts)."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(timeout)
-            s.connect(path)
-            buf = b""
-            while b"(qemu) " not in buf:
-                chunk = s.recv(4096)
-                if not chunk:
-                    return "(monitor closed the connection)\n"
-                buf += chunk
-            s.sendall(command.encode() + b"\n")
-            buf = b""
-            # the echo of the command, its answer, then the next prompt
-            while buf.count(b"(qemu) ") < 1:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                buf += chunk
-    except OSError as e:
-        return f"(monitor {path}: {e.strerror or e})\n"
-    text = buf.decode(errors="replace").replace("\r", "")
-    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)	# readline's cursor moves
-    # readline echoes the command as it redraws each keystroke: the answer
-    # starts after the line that ends with the whole command
-    end = text.find(command + "\n")
-    if end >= 0:
-        text = text[end + len(command) + 1:]
-    return text.replace("(qemu) ", "").strip() + "\n"
 
 
 def backtrace(pid):
