@@ -15,8 +15,11 @@ OUT_DIR/stall-N.txt with, in this order:
   - `info jit` from QEMU's human monitor (run-vm.sh --monitor SOCKET):
     translation-block counts and the code buffer's use, to tell a flush
     storm or a full code buffer from something else;
+  - where QEMU spends its host CPU over the next 3 s (perf record, by
+    thread and function), then `info jit` again: which translation counters
+    move while the guest crawls;
   - a backtrace of every QEMU thread (gdb -batch 'thread apply all bt').
-The first two do not stop QEMU; gdb does, for the second or so it takes to
+The first four do not stop QEMU; gdb does, for the second or so it takes to
 attach, which lengthens the stall the guest measures afterwards: count
 stalls, not their reported length, in a boot with a capture. Exits 0 when
 QEMU exits; a part that cannot be had (no gdb, no socket) is written as such.
@@ -26,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -59,12 +63,38 @@ def backtrace(pid):
     return p.stdout + (f"(gdb exit {p.returncode}: {p.stderr.strip()[-500:]})\n" if p.returncode else "")
 
 
-def capture(n, t, line, pid, sock, out_dir):
+def profile(pid, seconds):
+    """Where QEMU's threads spend the host CPU for SECONDS: perf's software
+    clock at 499 Hz, by function (QEMU's exported symbols; the translated
+    guest code shows as addresses)."""
+    perf = shutil.which("perf")
+    if not perf:
+        return "(perf not installed)\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        p = subprocess.run([perf, "record", "-q", "-e", "cpu-clock", "-F", "499", "-p", str(pid), "-o", data,
+                            "--", "sleep", str(seconds)], capture_output=True, text=True, timeout=seconds + 60)
+        if p.returncode or not os.path.exists(data):
+            return f"(perf record exit {p.returncode}: {p.stderr.strip()[-300:]})\n"
+        p = subprocess.run([perf, "report", "-i", data, "--stdio", "--no-children", "--sort", "pid,sym"],
+                           capture_output=True, text=True, timeout=120)
+    rows = [line for line in p.stdout.splitlines() if line.strip() and not line.startswith("#")]
+    return "\n".join(rows[:40]) + "\n" if rows else f"(perf report: {p.stderr.strip()[-300:]})\n"
+
+
+def capture(n, t, line, pid, sock, out_dir, perf_seconds=3):
     path = os.path.join(out_dir, f"stall-{n}.txt")
     with open(path, "w") as f:
         f.write(f"# stall {n} at t={t:.1f} s\n{line}\n\n## QEMU threads (state, wait channel, kernel stack)\n")
         f.write(threads(pid))
         f.write("\n## info jit\n")
+        f.flush()
+        f.write(monitor(sock, "info jit"))
+        # what QEMU does meanwhile, and how the translation counters move over it
+        f.write(f"\n## perf: QEMU's host CPU by thread and function over {perf_seconds} s\n")
+        f.flush()
+        f.write(profile(pid, perf_seconds))
+        f.write(f"\n## info jit, {perf_seconds} s after the first\n")
         f.flush()
         f.write(monitor(sock, "info jit"))
         f.write("\n## gdb: thread apply all bt (QEMU stopped while gdb is attached)\n")

@@ -33,6 +33,10 @@ def serve():
         c.sendall(b"\x1b[K" + cmd.encode() + b"\r\n" + answer.encode() + b"(qemu) ")
         c.close()
 threading.Thread(target=serve, daemon=True, name="monitor").start()
+def spin():     # a vCPU that runs: something for perf to sample
+    while True:
+        sum(range(1000))
+threading.Thread(target=spin, daemon=True, name="vcpu").start()
 time.sleep(1)
 with open(console, "a") as f:
     for line in lines:
@@ -55,7 +59,9 @@ with tempfile.TemporaryDirectory() as tmp:
     open(console, "w").close()
     lines = ["[    1.000000] Linux version 6.12.118", "[    2.000000] rcu: Hierarchical RCU implementation."] \
         + STALL_LINES
-    qemu = subprocess.Popen([sys.executable, "-c", STAND_IN, sock, console] + lines)
+    # long enough for two captures of a 3-s perf profile and a gdb attach each
+    qemu = subprocess.Popen([sys.executable, "-c", STAND_IN, sock, console] + lines,
+                            env=dict(os.environ, STAND_IN_LINGER="14"))
     start = time.monotonic()
     p = subprocess.run([capturer, str(qemu.pid), console, sock, out_dir, "2"],
                        capture_output=True, text=True, timeout=240)
@@ -78,6 +84,14 @@ with tempfile.TemporaryDirectory() as tmp:
         check("Thread" in first.split("## gdb")[1], "gdb's backtrace of every thread")
     else:
         check("(gdb not installed)" in first, "a missing gdb is said")
+
+    perf_part = first.split("## perf")[1].split("## info jit, 3 s")[0] if "## perf" in first else ""
+    if shutil.which("perf") and os.geteuid() == 0:
+        check("python" in perf_part, f"perf's profile names the stand-in's threads: {perf_part[:300]!r}")
+    else:
+        check("(perf" in perf_part, f"perf missing or not permitted is said: {perf_part[:200]!r}")
+    check("## info jit, 3 s after the first" in first and first.count("TB count            4242") == 2,
+          "info jit again after the profile")
 
     bad = subprocess.run([capturer, "999999999", console, sock, out_dir], capture_output=True, text=True)
     check(bad.returncode != 0 and "no process 999999999" in bad.stderr, "a missing process is named")
