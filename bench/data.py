@@ -21,7 +21,8 @@ The raw log directory (written by scripts/bench):
               host_cpu_flags, host_mem_total_kib, host_thp, seed, command);
               a value in matching quotes loses them.
   LABEL/      per boot: results.log (harness), host-load.tsv
-              (bench/sample-host.py), qemu.cmd, console.log.
+              (bench/sample-host.py), qemu.cmd, console.log, optionally
+              guest-pc.tsv (bench/sample-guest-pc.py) and qemu-threads.tsv.
 
 The CSVs (bench-data/): boots.csv, runs.csv (one row per run and metric
 value; a run without values has one row with an empty metric), series.csv,
@@ -32,6 +33,8 @@ reads as boots with one node.
 import csv
 import os
 import re
+
+import bootlog
 
 MODES = ("tcg", "icount", "kvm")
 KERNELS = ("patched", "unpatched")
@@ -67,11 +70,15 @@ class Run:
         self.meta = {}
         self.load = None       # (wall_s, qemu_cpu_s, other_cpu_s) from host-load.tsv
         self.rcu_stalls = []   # per RCU stall report: the function its register dump shows, or "?"
+        # the longest time a vCPU was sampled at one guest kernel instruction during the run
+        # (bootlog.longest_same_pc over guest-pc.tsv); None: the boot's PC samples do not cover it
+        self.same_pc_s = None
         # set by judge.judge()
         self.accepted = False
         self.reason = ""
         self.host_busy = False
         self.replaced_by = None
+        self.stalled = False
 
     def qemu_per_s(self):
         return self.load[1] / self.load[0] if self.load and self.load[0] > 0 else None
@@ -251,6 +258,24 @@ def read_rcu_stalls(console, runs):
                 pending = None
 
 
+def read_same_pc(boot_dir, runs, covered_within_s=5.0):
+    """Each run's longest time at one guest instruction, from the boot's PC
+    samples, when they cover the run from its start (within COVERED_WITHIN_S)."""
+    try:
+        pcs = bootlog.guest_pc_in_uptime(boot_dir)
+        tests, _, _ = bootlog.read_console(os.path.join(boot_dir, "console.log"))
+    except (OSError, ValueError):
+        return
+    if not pcs:
+        return
+    first = min(p[0] for p in pcs)
+    spans = {name.split("/", 1)[-1]: (b, e) for name, b, e in tests if e is not None}
+    for r in runs:
+        span = spans.get(r.scenario)
+        if span and first <= span[0] + covered_within_s:
+            r.same_pc_s = round(bootlog.longest_same_pc(pcs, *span), 1)
+
+
 def load_logs(log_dir):
     boots_file = os.path.join(log_dir, "boots.tsv")
     if not os.path.exists(boots_file):
@@ -276,6 +301,7 @@ def load_logs(log_dir):
         boot_runs, boot.ident = parse_results(results, boot)
         read_host_load(os.path.join(path, "host-load.tsv"), boot_runs)
         read_rcu_stalls(os.path.join(path, "console.log"), boot_runs)
+        read_same_pc(path, boot_runs)
         runs.extend(boot_runs)
     return Data(boots, runs, host_env, host_env_text)
 
@@ -285,7 +311,7 @@ def load_logs(log_dir):
 BOOTS_CSV = ["label", "kernel", "mode", "group", "seed", "accel", "kernel_ident", "kdir", "results_mtime", "numa"]
 RUNS_CSV = ["group", "boot", "kernel", "mode", "order", "scenario", "metric", "repeat", "value", "unit",
             "status", "accepted", "reject_reason", "wall_s", "qemu_cpu_s", "other_cpu_s",
-            "guest_s", "rcu_stalls"]
+            "guest_s", "rcu_stalls", "same_pc_s"]
 SERIES_CSV = ["boot", "order", "scenario", "slice", "t", "value"]
 HIST_CSV = ["group", "boot", "order", "scenario", "phase", "upper_ms", "count"]
 META_CSV = ["boot", "order", "scenario", "key", "value"]
@@ -325,7 +351,7 @@ def write_csv(data, out_dir):
         for r in data.runs:
             common = [r.status, "yes" if r.accepted else "no", r.reason]
             load = [num(x) for x in r.load] if r.load else ["", "", ""]
-            tail = [num(r.seconds), ";".join(r.rcu_stalls)]
+            tail = [num(r.seconds), ";".join(r.rcu_stalls), num(r.same_pc_s)]
             head = [r.group, r.boot, r.kernel, r.mode, r.order, r.scenario]
             values = [(m, i, v) for m, vs in r.results.items() for i, v in enumerate(vs, 1)]
             for m, i, v in values or [("", "", None)]:
@@ -374,7 +400,7 @@ def load_csv(data_dir):
                                    row["seed"], row["accel"], ident, opt_float(row["results_mtime"]),
                                    numa=row["numa"] == "1")
     runs = {}
-    for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV):
+    for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV, added=("same_pc_s",)):
         key = (row["boot"], int(row["order"]))
         r = runs.get(key)
         if r is None:
@@ -386,6 +412,7 @@ def load_csv(data_dir):
             if row["wall_s"] != "":
                 r.load = (float(row["wall_s"]), float(row["qemu_cpu_s"]), float(row["other_cpu_s"]))
             r.rcu_stalls = row["rcu_stalls"].split(";") if row["rcu_stalls"] else []
+            r.same_pc_s = opt_float(row["same_pc_s"])
         if row["metric"]:
             r.results.setdefault(row["metric"], []).append(float(row["value"]))
             if row["unit"]:

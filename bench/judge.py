@@ -7,19 +7,32 @@ CPU-seconds per wall-second while it ran (bench/sample-host.py). A run
 rejected for host load is replaced by an accepted run of the same scenario,
 kernel and group in a later boot (a rerun boot, scheduled by scripts/bench
 from host_busy()): the replacement is what is paired, the rejected run stays
-in the raw table marked "rerun in <label>".
+in the raw table marked "rerun in <label>". A guest-wide stall (stalled())
+does not reject a run: the run is accepted and marked, and the ratios'
+verdicts are taken without the stalled runs (targets.compute).
 
 Runs of icount boots are not judged by host load: their guest clock is the
 emulated instruction count, which the rest of the host cannot slow down, so
 a busy host only makes them take longer.
 """
 OTHER_CPU_MAX = 0.30
+# A run in which the guest froze (issue 15, item 5): the guest kernel reported an RCU
+# stall (a CPU without a quiescent state for 21 s), or a vCPU was sampled at one guest
+# kernel instruction for at least STALL_S seconds (data.Run.same_pc_s: the emulated
+# `rep stos`/`rep movs` crawl of bench/notes.md). Such runs are counted per condition
+# and left out of the ratios' verdicts, which the report also shows with them.
+STALL_S = 20.0
+
+
+def stalled(run):
+    return bool(run.rcu_stalls) or (run.same_pc_s is not None and run.same_pc_s >= STALL_S)
 
 
 def judge(data):
     boot_index = {b.label: i for i, b in enumerate(data.boots)}
     for r in data.runs:
         r.accepted, r.host_busy, r.replaced_by = False, False, None
+        r.stalled = stalled(r)
         if r.status != "PASS":
             r.reason = f"test {r.status}"
         elif r.mode == "icount":

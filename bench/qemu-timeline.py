@@ -39,20 +39,15 @@ and the sampler file's creation time align the two to about a second.
 """
 import argparse
 import bisect
-import datetime
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bootlog import clock_offset, file_birth, read_console, read_guest_pc  # noqa: E402
 
 TICK_HZ = os.sysconf("SC_CLK_TCK")
 RCU_TIMEOUT_S = 21.0
-CONSOLE_TIME = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
-TEST_LINE = re.compile(r"memcgd-vm-tests: (begin|end) (\S+)")
-RCU_STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
-RTC_SET = re.compile(r"setting system clock to (\S+) UTC")
-
-
 class Sample:
     __slots__ = ("t", "threads", "psi_full", "swap_bytes")
 
@@ -160,56 +155,6 @@ def running_share(samples, tid, t0, t1):
     return sum(s.threads[tid][0] == "R" for s in inside) / len(inside)
 
 
-def read_console(path):
-    """([(test, begin_s, end_s or None)], [stall uptime s]) from the guest's log."""
-    tests, stalls, rtc = [], [], None
-    open_tests = {}
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = CONSOLE_TIME.match(line)
-            if not m:
-                continue
-            t, text = float(m.group(1)), m.group(2)
-            tm = TEST_LINE.search(text)
-            if tm and tm.group(1) == "begin":
-                open_tests[tm.group(2)] = len(tests)
-                tests.append([tm.group(2), t, None])
-            elif tm and tm.group(2) in open_tests:
-                tests[open_tests.pop(tm.group(2))][2] = t
-            elif RCU_STALL.search(text):
-                stalls.append(t)
-            elif rtc is None and (rm := RTC_SET.search(text)):
-                try:
-                    when = datetime.datetime.fromisoformat(rm.group(1)).replace(tzinfo=datetime.timezone.utc)
-                    rtc = (t, when.timestamp())
-                except ValueError:
-                    pass
-    return [tuple(x) for x in tests], stalls, rtc
-
-
-def clock_offset(rtc, sampler_file):
-    """Seconds to add to a guest uptime to get the sampler's t_s (0 when the two
-    cannot be aligned)."""
-    if rtc is None:
-        return 0.0
-    born = file_birth(sampler_file)
-    if born is None:
-        return 0.0
-    uptime_at, epoch = rtc
-    return (epoch - uptime_at) - born
-
-
-def file_birth(path):
-    """The file's creation time (epoch seconds), or None: Python 3.11's
-    os.stat() does not give it on Linux."""
-    try:
-        out = subprocess.run(["stat", "-c", "%W", path], capture_output=True, text=True, check=True)
-        born = int(out.stdout.strip())
-    except (OSError, ValueError, subprocess.CalledProcessError):
-        return None
-    return born if born > 0 else None     # 0: the file system does not record it
-
-
 def read_system_map(path):
     """Sorted (address, name) of the kernel's text symbols."""
     syms = []
@@ -225,22 +170,6 @@ def read_system_map(path):
 def symbol(syms, addrs, rip):
     i = bisect.bisect_right(addrs, rip) - 1
     return syms[i][1] if i >= 0 else f"{rip:x}"
-
-
-def read_guest_pc(path):
-    """[(t_s, cpu, rip, cpl, hlt, rcx)] of guest-pc.tsv."""
-    rows = []
-    with open(path, errors="replace") as f:
-        f.readline()
-        for line in f:
-            w = line.split("\t")
-            if len(w) != 6:
-                continue
-            try:
-                rows.append((float(w[0]), int(w[1]), int(w[2], 16), int(w[3]), int(w[4]), int(w[5], 16)))
-            except ValueError:
-                continue
-    return rows
 
 
 def profile(pcs, syms, addrs, t0, t1, top=4):

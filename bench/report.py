@@ -33,7 +33,6 @@ import plots  # noqa: E402
 import stats  # noqa: E402
 import targets  # noqa: E402
 
-STALL_S = 20             # a pause this long counts as a stall (issue 15, item 5)
 # the progress logs the stall table reads: writers and probe (high, low), NUMA workloads
 STALL_SLICES = ("high", "low", "numa", "other")
 ICOUNT_QEMU = "`-accel tcg,thread=single -icount shift=0,sleep=off`, 1 vCPU"
@@ -211,7 +210,7 @@ def setup_section(data, out):
                "count. Rejected runs stay in the last table with the reason.\n")
 
 
-def targets_section(rows, plan, out):
+def targets_section(rows, rows_all, plan, out):
     out.append("## Targets\n")
     out.append("Per group (the pairing unit: one repetition's boots and their reruns, one icount "
                "boot of each kernel, or one boot with two NUMA nodes), the accepted runs of the two "
@@ -229,9 +228,15 @@ def targets_section(rows, plan, out):
                f"Rows marked \"{targets.LEGACY}\" are the first benchmark's ratios, kept for "
                "comparison: a sequential writer's pages are always hot, so they do not measure what "
                "memory priority is for.\n")
-    out.append("| ratio | what | median | 95 % interval | n | target | verdict |")
-    out.append("|---|---|---|---|---|---|---|")
-    for row in rows:
+    out.append("Runs in which the guest froze (an RCU stall report, or a vCPU at one guest kernel "
+               f"instruction for at least {judge.STALL_S:.0f} s: the emulation artifact of the Stall "
+               "incidence section) do not decide a verdict: median, interval, n and verdict are "
+               "taken without them. The last column gives the same ratio with them, for comparison; "
+               "it decides nothing.\n")
+    out.append("| ratio | what | median | 95 % interval | n | target | verdict | with stalled runs: "
+               "median (interval) n |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for row, row_all in zip(rows, rows_all):
         s = row.spec
         digits = 4 if s.micro() else 3
         what = s.what
@@ -241,8 +246,17 @@ def targets_section(rows, plan, out):
         interval = row.interval_text or (
             "-" if row.low is None else f"{fmt_ratio(row.low, digits)}–{fmt_ratio(row.high, digits)}")
         n = "-" if row.verdict in ("not run", "not computed") else str(row.n)
+        if row_all.verdict in ("not run", "not computed") or row_all.median is None:
+            with_stalled = "-"
+        elif row_all.value_text:
+            with_stalled = f"{row_all.value_text}, {row_all.interval_text}"
+        else:
+            with_stalled = (f"{fmt_ratio(row_all.median, digits)} ({fmt_ratio(row_all.low, digits)}–"
+                            f"{fmt_ratio(row_all.high, digits)}) {row_all.n}")
+        if (row_all.n, row_all.median) == (row.n, row.median):
+            with_stalled = "same (no stalled run)"
         out.append(f"| {s.name} | {what} | {row.value_text or fmt_ratio(row.median, digits)} | {interval} | {n} | "
-                   f"{targets.target_text(s)} | {row.verdict_text()} |")
+                   f"{targets.target_text(s)} | {row.verdict_text()} | {with_stalled} |")
     out.append("")
     plot_md(out, plan["forest"])
 
@@ -378,33 +392,39 @@ def stall_table(runs, out):
     and which runs the guest reported an RCU stall in (bench/notes.md)."""
     rows = []
     for (sc, kernel, mode), rs in conditions(runs).items():
-        rs = [r for r in rs if r.accepted and (r.series or r.rcu_stalls)]
+        rs = [r for r in rs if r.accepted and (r.series or r.rcu_stalls or r.same_pc_s is not None)]
         if not rs:
             continue
-        pauses, stalled = [], 0
+        pauses, same_pc = [], []
         for r in rs:
             p = [longest_pause(r.series[sl]) for sl in STALL_SLICES if sl in r.series]
             p = [x for x in p if x is not None]
             pauses.append(f"{max(p):.0f}" if p else "-")
-            stalled += bool(r.rcu_stalls) or (bool(p) and max(p) >= STALL_S)
+            same_pc.append("-" if r.same_pc_s is None else f"{r.same_pc_s:.0f}")
+        stalled = sum(r.stalled for r in rs)
         stalls = [f"{r.boot} #{r.order}: {', '.join(r.rcu_stalls)}" for r in rs if r.rcu_stalls]
         lo, hi = stats.wilson(stalled, len(rs))
         rows.append(f"| {scenario_label(sc, kernel, mode)} | {describe(sc)} | {', '.join(pauses)} | "
+                    f"{', '.join(same_pc)} | "
                     f"{len(stalls)} of {len(rs)}{': ' + '; '.join(stalls) if stalls else ''} | "
                     f"{stalled} of {len(rs)} ({lo:.2f}–{hi:.2f}) |")
     if not rows:
         return
     out.append("## Stall incidence\n")
-    out.append("Longest time without a progress line of any of its workloads, per accepted run (a "
-               "writer logs every second while it gets at least 1 MiB written, a NUMA workload every "
-               "second it runs), and the runs during which "
-               "the guest kernel reported an RCU stall (a CPU that passed no quiescent state for 21 s), "
-               "with the function it was in. Stalled: runs with a pause of at least "
-               f"{STALL_S:.0f} s or an RCU stall report, k of n with the 95 % Wilson interval of that "
-               "share.\n")
-    out.append("| scenario | what | longest pause per run (s) | runs with an RCU stall report | "
-               "stalled (95 % interval) |")
-    out.append("|---|---|---|---|---|")
+    out.append("Per accepted run: the longest time without a progress line of any of its workloads "
+               "(a writer logs every second while it gets at least 1 MiB written, the latency probe "
+               "every second it serves, a NUMA workload every second it runs: a writer starved by "
+               "reclaim pauses too, so this alone is not a stall); the longest time a vCPU was "
+               "sampled at one guest kernel instruction (bench/sample-guest-pc.py at 2 Hz; \"-\": "
+               "no samples covered the run), which no hardware shows and which TCG's crawling "
+               "`rep stos`/`rep movs` does; and the runs during which the guest kernel reported an "
+               "RCU stall (a CPU that passed no quiescent state for 21 s), with the function it was "
+               f"in. Stalled: an RCU stall report or at least {judge.STALL_S:.0f} s at one "
+               "instruction, k of n with the 95 % Wilson interval of that share; stalled runs are "
+               "left out of the verdicts (Targets).\n")
+    out.append("| scenario | what | longest pause per run (s) | longest at one instruction per run (s) | "
+               "runs with an RCU stall report | stalled (95 % interval) |")
+    out.append("|---|---|---|---|---|---|")
     out.extend(rows)
     out.append("")
 
@@ -486,7 +506,7 @@ def raw_tables(data, out):
                         if not bdata.is_diag(m))
         wall = f"{r.load[0]:.0f}" if r.load else "-"
         out.append(f"| {r.boot} | {r.order} | {r.scenario} | {r.status} | "
-                   f"{'yes' if r.accepted else 'no: ' + r.reason} | {wall} | {fmt(r.qemu_per_s())} | "
+                   f"{('yes' + (' (stalled)' if r.stalled else '')) if r.accepted else 'no: ' + r.reason} | {wall} | {fmt(r.qemu_per_s())} | "
                    f"{fmt(r.other_per_s())} | {res} |")
     out.append("")
 
@@ -500,14 +520,14 @@ def runs_ended(data):
     return datetime.datetime.fromtimestamp(max(times), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def render(data, rows, plan, command, notes):
+def render(data, rows, rows_all, plan, command, notes):
     runs = data.runs
     out = ["# memcgd benchmarks\n"]
     out.append(f"Generated by `{command}`, runs ended {runs_ended(data)} (bench/report.py; its per-run "
                "data are in bench-data/ beside this file, from which `bench/report.py --from-data` "
                "regenerates this page and its plots; do not edit by hand).\n")
     setup_section(data, out)
-    targets_section(rows, plan, out)
+    targets_section(rows, rows_all, plan, out)
     micro_section(runs, rows, out)
     latency_section(plan, out)
     numa_section(runs, out)
@@ -557,6 +577,7 @@ def main():
     if not data.runs:
         sys.exit(f"report.py: no benchmark runs found under {args.runs or args.from_data}")
     rows = targets.compute_all(data.runs)
+    rows_all = targets.compute_all(data.runs, with_stalled=True)
     plan = plots.plan(data.runs, rows, describe)
     notes = None
     if args.notes and os.path.exists(args.notes):
@@ -565,7 +586,7 @@ def main():
     command = args.command or data.host_env.get("command") or "scripts/bench"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "benchmarks.md"), "w") as f:
-        f.write(render(data, rows, plan, command, notes))
+        f.write(render(data, rows, rows_all, plan, command, notes))
     if args.runs:
         bdata.write_csv(data, os.path.join(args.out, "bench-data"))
     if not args.no_plot:

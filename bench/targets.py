@@ -197,13 +197,16 @@ def compute_zero(spec, row, pool):
     return row
 
 
-def compute(spec, runs):
+def compute(spec, runs, with_stalled=False):
+    """The row of one spec; without WITH_STALLED the runs in which the guest
+    froze (judge.stalled) are left out, so that no verdict rests on them."""
     row = Row(spec)
-    pool, row.source = runs_for(spec, runs)
+    full_pool, row.source = runs_for(spec, runs)
+    pool = full_pool if with_stalled else [r for r in full_pool if not r.stalled]
     sides = (spec.num, spec.den) if spec.kind == "ratio" else (spec.num,)
     needed = dict.fromkeys(side[:2] for side in sides)
     missing = [sc + (" (unpatched)" if k == U else "") for k, sc in needed
-               if not any((r.kernel, r.scenario) == (k, sc) for r in pool)]
+               if not any((r.kernel, r.scenario) == (k, sc) for r in full_pool)]
     if missing:
         row.verdict = "not run"
         row.why = "no run of " + ", ".join(missing)
@@ -234,8 +237,8 @@ def compute(spec, runs):
     return row
 
 
-def compute_all(runs):
-    return [compute(spec, runs) for spec in SPECS]
+def compute_all(runs, with_stalled=False):
+    return [compute(spec, runs, with_stalled) for spec in SPECS]
 
 
 def target_text(spec):
