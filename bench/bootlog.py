@@ -88,17 +88,15 @@ def read_guest_pc(path):
     return rows
 
 
-
-
-def guest_pc_in_uptime(boot_dir):
-    """guest-pc.tsv's rows with t_s turned into guest uptime, or None when the
-    boot has no such file (or its clocks cannot be aligned: then t_s is taken
-    as uptime, which holds to a second or so when the sampler started with
-    QEMU, as scripts/bench starts it)."""
+def guest_pc_in_uptime(boot_dir, rtc):
+    """guest-pc.tsv's rows with t_s turned into guest uptime (RTC: the third
+    value of read_console() on the boot's console), or None when the boot has
+    no such file. When the clocks cannot be aligned t_s is taken as uptime,
+    which holds to a second or so when the sampler started with QEMU, as
+    scripts/bench starts it."""
     path = os.path.join(boot_dir, "guest-pc.tsv")
     if not os.path.exists(path):
         return None
-    _, _, rtc = read_console(os.path.join(boot_dir, "console.log"))
     off = clock_offset(rtc, path)
     return [(r[0] - off,) + r[1:] for r in read_guest_pc(path)]
 

@@ -262,8 +262,8 @@ def read_same_pc(boot_dir, runs, covered_within_s=5.0):
     """Each run's longest time at one guest instruction, from the boot's PC
     samples, when they cover the run from its start (within COVERED_WITHIN_S)."""
     try:
-        pcs = bootlog.guest_pc_in_uptime(boot_dir)
-        tests, _, _ = bootlog.read_console(os.path.join(boot_dir, "console.log"))
+        tests, _, rtc = bootlog.read_console(os.path.join(boot_dir, "console.log"))
+        pcs = bootlog.guest_pc_in_uptime(boot_dir, rtc)
     except (OSError, ValueError):
         return
     if not pcs:

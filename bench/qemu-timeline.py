@@ -44,10 +44,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bootlog import clock_offset, file_birth, read_console, read_guest_pc  # noqa: E402
+from bootlog import clock_offset, guest_pc_in_uptime, read_console  # noqa: E402
 
 TICK_HZ = os.sysconf("SC_CLK_TCK")
 RCU_TIMEOUT_S = 21.0
+
+
 class Sample:
     __slots__ = ("t", "threads", "psi_full", "swap_bytes")
 
@@ -231,22 +233,20 @@ def main():
         shares = [running_share(samples, tid, t0, t1) for tid in vcpus]
         print(f"stall\t{test}\t{st:.0f}\t{fmt(rate(samples, vcpus, t0, t1))}\t"
               f"{fmt(rate(samples, others, t0, t1))}\t{','.join(fmt(x) for x in shares)}")
-    pc_file = os.path.join(d, "guest-pc.tsv")
-    if not args.system_map or not os.path.exists(pc_file):
+    if not args.system_map:
         return
     try:
         syms = read_system_map(args.system_map)
-        pcs = read_guest_pc(pc_file)
+        pcs = guest_pc_in_uptime(d, rtc)
     except (OSError, ValueError) as e:
         sys.exit(f"qemu-timeline.py: {e}")
+    if pcs is None:
+        return
     addrs = [a for a, _ in syms]
-    # guest-pc.tsv's clock starts when its sampler did: align it with qemu-threads.tsv's
-    b_pc, b_thr = file_birth(pc_file), file_birth(os.path.join(d, "qemu-threads.tsv"))
-    pc_off = (b_pc - b_thr) if b_pc is not None and b_thr is not None else 0.0
-    pcs = [(t + pc_off,) + p[1:] for p in pcs for t in (p[0],)]
     print("profile\twhat\tvcpu_samples\thalted_share\tuser_share\ttop_kernel_functions")
-    spans = [(name, b + off, e + off) for name, b, e in tests if e is not None]
-    spans += [(f"stall@{st:.0f}", st + off - RCU_TIMEOUT_S, st + off) for st in stalls]
+    # the PC samples are in guest uptime, as the console's times are
+    spans = [(name, b, e) for name, b, e in tests if e is not None]
+    spans += [(f"stall@{st:.0f}", st - RCU_TIMEOUT_S, st) for st in stalls]
     for what, t0, t1 in spans:
         p = profile(pcs, syms, addrs, t0, t1)
         if p:
