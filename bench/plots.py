@@ -23,9 +23,9 @@ import statistics
 import subprocess
 import tempfile
 
-CONFIGS = ("none", "low", "lowhigh", "memcgd", "memcgdbg")
+CONFIGS = ("none", "low", "lowhigh", "memcgd", "memcgdbg", "memcgdlat")
 COLOURS = {"none": "#7f7f7f", "low": "#2471a3", "lowhigh": "#8e44ad", "memcgd": "#c0392b",
-           "memcgdbg": "#d68910"}
+           "memcgdbg": "#d68910", "memcgdlat": "#1e8449"}
 VERDICT_COLOURS = {"met": "#1e8449", "missed": "#c0392b", "inconclusive": "#7f7f7f"}
 TERMINAL = "set terminal pngcairo noenhanced font 'sans,10' size {w},{h}"
 

@@ -43,11 +43,13 @@ SCENARIOS = {
     "L1-lowhigh": "latency probe in high, batch writer in low: memory.low on high, memory.high on low",
     "L1-memcgd": "latency probe in high, batch writer in low: memcgd, shipped example policies",
     "L1-memcgdbg": "latency probe in high, batch writer in low: memcgd, background reclaim instead of Delay=",
+    "L1-memcgdlat": "latency probe in high, batch writer in low: memcgd, the latency-service policy (latency/50-high.conf)",
     "L2-none": "probe idles while low does fixed work, then wakes: no protection",
     "L2-low": "probe idles while low does fixed work, then wakes: memory.low on high",
     "L2-lowhigh": "probe idles while low does fixed work, then wakes: memory.low on high, memory.high on low",
     "L2-memcgd": "probe idles while low does fixed work, then wakes: memcgd, shipped example policies",
     "L2-memcgdbg": "probe idles while low does fixed work, then wakes: memcgd, background reclaim instead of Delay=",
+    "L2-memcgdlat": "probe idles while low does fixed work, then wakes: memcgd, the latency-service policy (latency/50-high.conf)",
     "P3": "fault microbenchmark in low.slice: nothing attached, memcgd dry run, memcgd attached",
     "P4": "fault and tmpfs-write microbenchmarks, nothing attached",
     "P5": "fault microbenchmark with 2 and 256 managed slices",
@@ -176,8 +178,9 @@ def setup_section(data, out):
                    f"random pages of a {lm.get('probe_mib', '?')} MiB working set, timed from its "
                    f"scheduled start; low.slice's batch writer over {lm.get('buffer_mib', '?')} MiB. "
                    "Configurations: none, memory.low on high (low), plus memory.high on low "
-                   "(lowhigh), memcgd with the shipped example policies (memcgd), and with background "
-                   "reclaim instead of Delay= (memcgdbg).")
+                   "(lowhigh), memcgd with the shipped example policies (memcgd), with background "
+                   "reclaim instead of Delay= (memcgdbg), and with the shipped latency-service policy "
+                   "for high.slice, conf/latency/50-high.conf (memcgdlat, when run).")
     if any(sc[:2] in ("S0", "S1", "S2", "S3", "S4", "S5") for sc in scenarios):
         out.append(f"- Legacy priority scenarios (S0-S5): each slice's sequential writer "
                    f"(`memcgd-bench writer`) uses {meta.get('buffer_mib', '?')} MiB; runs last "

@@ -68,6 +68,21 @@ SPECS = [
          "high.slice p99 latency under contention: background reclaim / Delay="),
     Spec("B1b", "latency", (P, "L1-memcgdbg", "low"), (P, "L1-memcgd", "low"), 2.0, ">=", 0.01,
          "low.slice throughput under contention: background reclaim / Delay="),
+    # the shipped latency-service policy for high.slice (conf/latency/50-high.conf), declared
+    # before its first run: the same targets as memcgd's shipped example policies
+    Spec("L1-lat", "latency", (P, "L1-memcgdlat", "high_p99"), (P, "L1-low", "high_p99"), 0.5, "<=", None,
+         "high.slice p99 latency under contention: memcgd, latency policy / memory.low"),
+    Spec("L1-lat-static", "latency", (P, "L1-memcgdlat", "high_p99"), (P, "L1-lowhigh", "high_p99"), 0.8,
+         "<=", None, "high.slice p99 latency under contention: memcgd, latency policy / memory.low + "
+         "memory.high on low"),
+    Spec("L1b-lat", "latency", (P, "L1-memcgdlat", "low"), (P, "L1-low", "low"), 1.0, ">=", 0.01,
+         "low.slice throughput under contention: memcgd, latency policy / memory.low"),
+    Spec("L2-lat", "latency", (P, "L2-memcgdlat", "low_work_seconds"), (P, "L2-low", "low_work_seconds"), 0.1,
+         "<=", None, "low.slice time to finish its work while high.slice idles: memcgd, latency policy / "
+         "memory.low"),
+    Spec("L3-lat", "latency", (P, "L2-memcgdlat", "high_wake_p99"), (P, "L2-low", "high_wake_p99"), None, None,
+         None, "high.slice p99 of its first requests after idling: memcgd, latency policy / memory.low "
+         "(reported, no target yet)"),
     Spec("P3", "micro", (P, "P3", "attached"), (P, "P3", "none"), 0.99, ">=", None,
          "page faults per time in low.slice: memcgd attached / nothing attached"),
     Spec("P3-tp", "micro", (P, "P3", "tracepoint"), (P, "P3", "none"), None, None, None,

@@ -39,7 +39,7 @@ bench_require() {
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd|L2-memcgd|L1-memcgdbg|L2-memcgdbg|N-memcgd)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd*|L2-memcgd*|N-memcgd)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
@@ -681,11 +681,14 @@ EXAMPLES=/usr/share/doc/memcgd/examples
 #   memcgdbg memcgd with the shipped 50-high.conf and background/10-low.conf
 #            (low.slice: Delay=0, [Reclaim] Background=yes, Headroom=256M,
 #            Rate=64M), unchanged: background reclaim instead of the delay
+#   memcgdlat memcgd with the shipped latency/50-high.conf (high.slice active
+#            at 1% CPU or 10 faults/s, Hold=10s) and 10-low.conf, unchanged:
+#            the policy for a latency service, declared before its first run
 protection_latency() {	# protection_latency CONFIG
 	local protect=$((PROBE_MIB + 64)) f
 	anchor_slices
 	case "$1" in
-	none|memcgd|memcgdbg)
+	none|memcgd|memcgdbg|memcgdlat)
 		set_memory_low high.slice 0 ;;
 	low|lowhigh)
 		set_memory_low high.slice "${protect}M" ;;
@@ -697,10 +700,11 @@ protection_latency() {	# protection_latency CONFIG
 	else
 		set_memory_high low.slice infinity
 	fi
-	if [[ "$1" == memcgd || "$1" == memcgdbg ]]; then
-		local low=10-low.conf
+	if [[ "$1" == memcgd* ]]; then
+		local high=50-high.conf low=10-low.conf
 		[[ "$1" == memcgdbg ]] && low=background/10-low.conf
-		for f in 50-high.conf "$low"; do
+		[[ "$1" == memcgdlat ]] && high=latency/50-high.conf
+		for f in "$high" "$low"; do
 			[[ -r "$EXAMPLES/$f" ]] || die "$EXAMPLES/$f is not installed (meson installs conf/ there)"
 			cp "$EXAMPLES/$f" /etc/memcgd.d/
 			echo "BENCH meta policy_$f $(sha256sum "$EXAMPLES/$f" | cut -c1-16) (shipped example)"
@@ -741,6 +745,12 @@ probe_histogram() {	# probe_histogram SCENARIO FILE
 			printf "BENCH hist %s high_%s %.6g %d\n", sc, a[1], 0.01 * 10 ^ (a[2] / 10), n[k]
 		}
 	}' "$2" | sort -k4,4 -k5,5g
+}
+
+# a slice's CPU time in microseconds (cpu.stat's usage_usec, which cgroup v2
+# keeps without the cpu controller)
+cpu_usec() {	# cpu_usec SLICE
+	awk '$1 == "usage_usec" { print $2 }' "/sys/fs/cgroup/$1/cpu.stat"
 }
 
 # high.slice's memory pressure stall time, "some" and "full" (us, cumulative)
@@ -788,7 +798,7 @@ start_probe() {
 # and refaults over that time; low.slice's rate over the last WINDOW
 # seconds and over the whole run.
 run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
-	local sc=$1 watcher writer psi0 psi1 ref0 t0 t1
+	local sc=$1 watcher writer psi0 psi1 ref0 cpu0 cpu1 t0 t1
 	protection_latency "$2"
 	latency_meta
 	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s in high.slice, ${LAT_WARM}s alone, then low.slice writes $MIB MiB for ${SECONDS_RUN}s ($2)"
@@ -796,7 +806,7 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	start_probe --warm-up 3600 --seconds "$SECONDS_RUN"
 	sleep "$LAT_WARM"
 	diag_snapshot "$WORK/diag.before"
-	psi0=$(psi_totals) ref0=$(refaults high.slice) t0=$(date +%s.%N)
+	psi0=$(psi_totals) ref0=$(refaults high.slice) cpu0=$(cpu_usec high.slice) t0=$(date +%s.%N)
 	watch_memcgd &
 	watcher=$!
 	rm -f "$WORK/low.log"
@@ -812,7 +822,7 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	wait "$writer" || die "low.slice's writer failed"
 	wait "$PROBE_PID" || die "the latency probe failed"
 	kill "$watcher" 2>/dev/null || true
-	psi1=$(psi_totals) t1=$(date +%s.%N)
+	psi1=$(psi_totals) cpu1=$(cpu_usec high.slice) t1=$(date +%s.%N)
 	diag_snapshot "$WORK/diag.after"
 	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
 	sed 's/^/  probe: /' "$WORK/probe.out" >&2
@@ -820,6 +830,9 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	probe_histogram "$sc" "$WORK/probe.lat"
 	psi_results "$sc" "$psi0" "$psi1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
 	result "$sc" high_refaults "$(($(refaults high.slice) - ref0))" pages
+	# what memcgd's CPUUsage= sees of the probe (latency/50-high.conf counts it active at 1%)
+	result "$sc" high_cpu_share "$(awk -v d=$((cpu1 - cpu0)) -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.2f", d / 1e4 / (b - a) }')" %
 	emit_series "$sc" high "$WORK/probe.log"
 	emit_series "$sc" low "$WORK/low.log"
 	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s

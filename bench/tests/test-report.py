@@ -161,6 +161,8 @@ with tempfile.TemporaryDirectory() as root:
              + series("L1-memcgd", "low", 20)),
             ("L1-memcgdbg", "PASS", [f"result L1-memcgdbg high_p99 {1.5 * memcgd_p99[i]} ms",
                                      "result L1-memcgdbg low 60 MiB/s"]),
+            # the latency-service policy: p99 1.2 times memory.low's in every repetition
+            ("L1-memcgdlat", "PASS", ["result L1-memcgdlat high_p99 12 ms", "result L1-memcgdlat low 10 MiB/s"]),
             ("L2-none", "PASS", ["result L2-none low_work_seconds 60 s", "result L2-none low_work_finished 1"]),
             ("L2-low", "PASS", ["result L2-low low_work_seconds 80 s", "result L2-low low_work_finished 0",
                                 "result L2-low high_wake_p99 10 ms"]),
@@ -266,15 +268,19 @@ with tempfile.TemporaryDirectory() as root:
     want_row(md, "P1", "-", "-", "-", "not run (no run of S3, S1)")
     want_row(md, "K0f", "-", "-", "-", "not run (no run of S0f, S0f (unpatched))")
     names = [m.group(1) for m in re.finditer(r"^\| ([A-Z][\w-]*) \| [^|]* \| [-\d.]+ \| ", md, re.M)]
-    order = ["L1", "L1-static", "L1b", "L2", "L3", "B1", "B1b", "P3", "P3-tp", "P3-ops", "P4", "P4-charge", "P5",
+    order = ["L1", "L1-static", "L1b", "L2", "L3", "B1", "B1b", "L1-lat", "L1-lat-static", "L1b-lat", "L2-lat",
+             "L3-lat", "P3", "P3-tp", "P3-ops", "P4", "P4-charge", "P5",
              "N1", "N1-off", "N1-global", "N2", "N3a", "N3b", "P1", "P1b", "P2", "P2b", "P2b-f", "T", "K0", "K0f"]
     check(names[:len(order)] == order, f"A: one Targets table, latency, micro, NUMA, legacy: {names[:len(order)]}")
+    want_row(md, "L1-lat", "1.200", "1.200–1.200", "5", "missed")
+    want_row(md, "L1-lat-static", "2.000", "2.000–2.000", "5", "missed")
+    want_row(md, "L2-lat", "-", "-", "-", "not run (no run of L2-memcgdlat)")
     want_row(md, "N2", "-", "-", "-", "not run (no run of N-memcgd)")
     want_row(md, "N3a", "-", "-", "-", "not run (no run of N-memcgd, N-global)")
     check("## NUMA balancing per slice" not in md, "A: no NUMA section without NUMA runs")
 
     # plots: drawn where there are data, the missing configurations named
-    check("No data for L2-lowhigh, L2-memcgdbg." in md, "A: the recovery plot names the L2 runs it lacks")
+    check("No data for L2-lowhigh, L2-memcgdbg, L2-memcgdlat." in md, "A: the recovery plot names the L2 runs it lacks")
     check("benchmarks-latency-cdf.png" in md and "benchmarks-forest.png" in md and "benchmarks.png" not in md,
           "A: CDF and forest plots, no legacy progress plot without S1-S4")
     pngs_ok(out, md, "A")

@@ -27,6 +27,15 @@ grep -q "low.slice priority 10, .*, throttle never, background reclaim below 256
 if "$memcgctl" check "$examples"/10-low.conf "$examples"/background/10-low.conf >"$tmp/out" 2>&1; then
 	fail "10-low.conf and background/10-low.conf together were accepted (both are low.slice)"
 fi
+# latency/50-high.conf: the alternative to 50-high.conf for a latency service (both are high.slice)
+"$memcgctl" check "$examples"/memcgd.conf "$examples"/latency/50-high.conf "$examples"/10-low.conf >"$tmp/out" 2>&1 ||
+	fail "latency/50-high.conf does not validate: $(cat "$tmp/out")"
+grep -q "configuration OK: 2 slices" "$tmp/out" || fail "latency/50-high.conf: $(cat "$tmp/out")"
+grep -q "high.slice priority 50, active above 10 faults/s over 1s or at 1% CPU, protect min, throttle never$" "$tmp/out" ||
+	fail "latency/50-high.conf's activity not shown: $(cat "$tmp/out")"
+if "$memcgctl" check "$examples"/50-high.conf "$examples"/latency/50-high.conf >"$tmp/out" 2>&1; then
+	fail "50-high.conf and latency/50-high.conf together were accepted (both are high.slice)"
+fi
 
 # [NUMA]: the policy of each slice on a line of its own; tuning without Balancing=yes is a note
 printf '[Slice]\nName=numa.slice\nPriority=20\n[NUMA]\nBalancing=yes\nScanPeriodMin=500ms\nScanSize=256M\n' >"$tmp/numa.conf"
