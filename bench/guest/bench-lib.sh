@@ -71,7 +71,12 @@ stop_units() {
 	UNITS=()
 }
 
+# seconds since the guest booted (for the reset's timing)
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
 bench_reset() {
+	local t0 t1 t2 t3 t4
+	t0=$(uptime_s)
 	systemctl stop memcgd.service 2>/dev/null || true
 	systemctl reset-failed memcgd.service 2>/dev/null || true
 	systemctl stop 'bench-*.service' 2>/dev/null || true
@@ -82,10 +87,13 @@ bench_reset() {
 		systemctl list-jobs --no-legend 2>/dev/null | grep -qv '^No jobs' || break
 		sleep 0.2
 	done
+	t1=$(uptime_s)
 	rm -rf /etc/memcgd.d "$WORK"
 	mkdir -p /etc/memcgd.d "$WORK"
 	sync
+	t2=$(uptime_s)
 	echo 3 >/proc/sys/vm/drop_caches
+	t3=$(uptime_s)
 	# the previous scenario's swap must be gone before this one starts
 	local used
 	for i in $(seq 100); do
@@ -93,7 +101,12 @@ bench_reset() {
 		((used < 16)) && break
 		sleep 0.2
 	done
+	t4=$(uptime_s)
 	echo "BENCH meta swap_used_at_start_mib $used"
+	# where a scenario's set-up time goes (seconds): its start (uptime, as on the
+	# console), stopping units, rm + sync, drop_caches, waiting for swap to drain
+	echo "BENCH meta reset_s $(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" \
+		'BEGIN { printf "at=%.1f,stop=%.1f,sync=%.1f,drop=%.1f,swap=%.1f", a, b - a, c - b, d - c, e - d }')"
 }
 
 bench_cleanup() {
