@@ -18,24 +18,23 @@ grep -q "high.slice priority 50, active above 500 faults/s over 1s or at 50% CPU
 # its commented [NUMA] policy stays commented: the kernel decides
 grep -A1 ": high.slice priority 50," "$tmp/out" | grep -qx "  \[NUMA\] Balancing=default (as kernel.numa_balancing)" ||
 	fail "[NUMA] of 50-high.conf not shown: $(cat "$tmp/out")"
-# background/10-low.conf: the alternative to 10-low.conf (both are low.slice)
-"$memcgctl" check "$examples"/memcgd.conf "$examples"/50-high.conf "$examples"/background/10-low.conf >"$tmp/out" 2>&1 ||
-	fail "background/10-low.conf does not validate: $(cat "$tmp/out")"
-grep -q "configuration OK: 2 slices" "$tmp/out" || fail "background/10-low.conf: $(cat "$tmp/out")"
-grep -q "low.slice priority 10, .*, throttle never, background reclaim below 256M free, 64M/s$" "$tmp/out" ||
-	fail "background/10-low.conf's [Reclaim] not shown: $(cat "$tmp/out")"
-if "$memcgctl" check "$examples"/10-low.conf "$examples"/background/10-low.conf >"$tmp/out" 2>&1; then
-	fail "10-low.conf and background/10-low.conf together were accepted (both are low.slice)"
-fi
-# latency/50-high.conf: the alternative to 50-high.conf for a latency service (both are high.slice)
-"$memcgctl" check "$examples"/memcgd.conf "$examples"/latency/50-high.conf "$examples"/10-low.conf >"$tmp/out" 2>&1 ||
-	fail "latency/50-high.conf does not validate: $(cat "$tmp/out")"
-grep -q "configuration OK: 2 slices" "$tmp/out" || fail "latency/50-high.conf: $(cat "$tmp/out")"
-grep -q "high.slice priority 50, active above 10 faults/s over 1s or at 1% CPU, protect min, throttle never$" "$tmp/out" ||
-	fail "latency/50-high.conf's activity not shown: $(cat "$tmp/out")"
-if "$memcgctl" check "$examples"/50-high.conf "$examples"/latency/50-high.conf >"$tmp/out" 2>&1; then
-	fail "50-high.conf and latency/50-high.conf together were accepted (both are high.slice)"
-fi
+# An example kept in a subdirectory is an alternative to a top-level one for the same slice:
+# it validates with the top-level example of the other slice, shows LINE (a regular expression),
+# and is refused together with the file it replaces.
+check_alternative() {	# check_alternative FILE PARTNER REPLACED SLICE LINE
+	local file=$1 partner=$2 replaced=$3 slice=$4 line=$5
+	"$memcgctl" check "$examples"/memcgd.conf "$examples/$partner" "$examples/$file" >"$tmp/out" 2>&1 ||
+		fail "$file does not validate: $(cat "$tmp/out")"
+	grep -q "configuration OK: 2 slices" "$tmp/out" || fail "$file: $(cat "$tmp/out")"
+	grep -q "$line" "$tmp/out" || fail "$file: no line matching '$line': $(cat "$tmp/out")"
+	if "$memcgctl" check "$examples/$replaced" "$examples/$file" >"$tmp/out" 2>&1; then
+		fail "$replaced and $file together were accepted (both are $slice)"
+	fi
+}
+check_alternative background/10-low.conf 50-high.conf 10-low.conf low.slice \
+	"low.slice priority 10, .*, throttle never, background reclaim below 256M free, 64M/s$"
+check_alternative latency/50-high.conf 10-low.conf 50-high.conf high.slice \
+	"high.slice priority 50, active above 10 faults/s over 1s or at 1% CPU, protect min, throttle never$"
 
 # [NUMA]: the policy of each slice on a line of its own; tuning without Balancing=yes is a note
 printf '[Slice]\nName=numa.slice\nPriority=20\n[NUMA]\nBalancing=yes\nScanPeriodMin=500ms\nScanSize=256M\n' >"$tmp/numa.conf"
