@@ -50,19 +50,32 @@ class Spec:
 
 
 P, U = "patched", "unpatched"
+
+
+def latency_specs(config, suffix, who):
+    """The latency targets (issue 15) of one memcgd configuration against the
+    static ones: L1, L1-static, L1b, L2, L3, each name with SUFFIX after its
+    first part (L1-lat-static), WHO naming the configuration in the text."""
+    l1, l2 = f"L1-{config}", f"L2-{config}"
+    return [
+        Spec(f"L1{suffix}", "latency", (P, l1, "high_p99"), (P, "L1-low", "high_p99"), 0.5, "<=", None,
+             f"high.slice p99 latency under contention: {who} / memory.low"),
+        Spec(f"L1{suffix}-static", "latency", (P, l1, "high_p99"), (P, "L1-lowhigh", "high_p99"), 0.8, "<=",
+             None, f"high.slice p99 latency under contention: {who} / memory.low + memory.high on low"),
+        Spec(f"L1b{suffix}", "latency", (P, l1, "low"), (P, "L1-low", "low"), 1.0, ">=", 0.01,
+             f"low.slice throughput under contention: {who} / memory.low"),
+        Spec(f"L2{suffix}", "latency", (P, l2, "low_work_seconds"), (P, "L2-low", "low_work_seconds"), 0.1,
+             "<=", None, f"low.slice time to finish its work while high.slice idles: {who} / memory.low"),
+        Spec(f"L3{suffix}", "latency", (P, l2, "high_wake_p99"), (P, "L2-low", "high_wake_p99"), None, None,
+             None, f"high.slice p99 of its first requests after idling: {who} / memory.low "
+             "(reported, no target yet)"),
+    ]
+
+
 # num / den: (kernel, scenario, metric). floor: what a value of 0 counts as
 # (the measurement's resolution: a starved writer's MiB/s); None: 0 is an error.
 SPECS = [
-    Spec("L1", "latency", (P, "L1-memcgd", "high_p99"), (P, "L1-low", "high_p99"), 0.5, "<=", None,
-         "high.slice p99 latency under contention: memcgd / memory.low"),
-    Spec("L1-static", "latency", (P, "L1-memcgd", "high_p99"), (P, "L1-lowhigh", "high_p99"), 0.8, "<=", None,
-         "high.slice p99 latency under contention: memcgd / memory.low + memory.high on low"),
-    Spec("L1b", "latency", (P, "L1-memcgd", "low"), (P, "L1-low", "low"), 1.0, ">=", 0.01,
-         "low.slice throughput under contention: memcgd / memory.low"),
-    Spec("L2", "latency", (P, "L2-memcgd", "low_work_seconds"), (P, "L2-low", "low_work_seconds"), 0.1, "<=",
-         None, "low.slice time to finish its work while high.slice idles: memcgd / memory.low"),
-    Spec("L3", "latency", (P, "L2-memcgd", "high_wake_p99"), (P, "L2-low", "high_wake_p99"), None, None, None,
-         "high.slice p99 of its first requests after idling: memcgd / memory.low (reported, no target yet)"),
+    *latency_specs("memcgd", "", "memcgd"),
     # issue 20: background reclaim against the delay, both memcgd with the shipped examples
     Spec("B1", "latency", (P, "L1-memcgdbg", "high_p99"), (P, "L1-memcgd", "high_p99"), 1.0, "<=", None,
          "high.slice p99 latency under contention: background reclaim / Delay="),
@@ -70,19 +83,7 @@ SPECS = [
          "low.slice throughput under contention: background reclaim / Delay="),
     # the shipped latency-service policy for high.slice (conf/latency/50-high.conf), declared
     # before its first run: the same targets as memcgd's shipped example policies
-    Spec("L1-lat", "latency", (P, "L1-memcgdlat", "high_p99"), (P, "L1-low", "high_p99"), 0.5, "<=", None,
-         "high.slice p99 latency under contention: memcgd, latency policy / memory.low"),
-    Spec("L1-lat-static", "latency", (P, "L1-memcgdlat", "high_p99"), (P, "L1-lowhigh", "high_p99"), 0.8,
-         "<=", None, "high.slice p99 latency under contention: memcgd, latency policy / memory.low + "
-         "memory.high on low"),
-    Spec("L1b-lat", "latency", (P, "L1-memcgdlat", "low"), (P, "L1-low", "low"), 1.0, ">=", 0.01,
-         "low.slice throughput under contention: memcgd, latency policy / memory.low"),
-    Spec("L2-lat", "latency", (P, "L2-memcgdlat", "low_work_seconds"), (P, "L2-low", "low_work_seconds"), 0.1,
-         "<=", None, "low.slice time to finish its work while high.slice idles: memcgd, latency policy / "
-         "memory.low"),
-    Spec("L3-lat", "latency", (P, "L2-memcgdlat", "high_wake_p99"), (P, "L2-low", "high_wake_p99"), None, None,
-         None, "high.slice p99 of its first requests after idling: memcgd, latency policy / memory.low "
-         "(reported, no target yet)"),
+    *latency_specs("memcgdlat", "-lat", "memcgd, latency policy"),
     Spec("P3", "micro", (P, "P3", "attached"), (P, "P3", "none"), 0.99, ">=", None,
          "page faults per time in low.slice: memcgd attached / nothing attached"),
     Spec("P3-tp", "micro", (P, "P3", "tracepoint"), (P, "P3", "none"), None, None, None,
