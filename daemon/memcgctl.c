@@ -16,18 +16,30 @@
 #include "config.h"
 #include "kernel-probe.h"
 #include "state.h"
+#include "status-openmetrics.h"
 #include "status-render.h"
 #include "units-parse.h"
 #include "util.h"
 
 #define EXIT_NOT_RUNNING 3
 
+enum output_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_OPENMETRICS, FORMAT_PROMETHEUS };
+
+static const char *const format_names[] = {
+	[FORMAT_TABLE] = "table",
+	[FORMAT_JSON] = "json",
+	[FORMAT_OPENMETRICS] = "openmetrics",
+	[FORMAT_PROMETHEUS] = "prometheus",
+};
+
 static struct {
-	bool json;
+	enum output_format format;
+	bool legend;
 	const char *state_file;
 	const char *root;
 	const char *cgroup_root;
 } arg = {
+	.legend = true,
 	.state_file = MEMCGD_STATE_FILE,
 	.root = "",
 	.cgroup_root = CGROUP_ROOT,
@@ -52,9 +64,15 @@ static void help(void)
 	       "                    from /etc, /run, /usr/local/lib, /usr/lib) without running anything\n"
 	       "\n"
 	       "Options:\n"
-	       "  --json            status as JSON\n"
+	       "  --format=FORMAT   status as table (the default), json, openmetrics (OpenMetrics 1.0\n"
+	       "                    text) or prometheus (Prometheus text 0.0.4, for node_exporter)\n"
+	       "  --json            status as JSON (--format=json)\n"
+	       "  --no-legend       status: the table's rows alone, without the overview, the column\n"
+	       "                    headers and the per-slice details\n"
+	       "  --no-pager        accepted for systemctl's sake: memcgctl never pages\n"
 	       "  --root=DIR        read configuration below DIR instead of /\n"
 	       "  --state-file=PATH memcgd state file (default " MEMCGD_STATE_FILE ")\n"
+	       "  --cgroup-root=DIR where cgroup2 is mounted (default " CGROUP_ROOT ")\n"
 	       "  -h --help         this help\n"
 	       "  --version         version\n");
 }
@@ -117,8 +135,15 @@ static int not_running(const char *why)
 	struct kernel_support ks;
 	int r = kernel_probe(NULL, &ks);
 
-	if (arg.json) {
+	if (arg.format == FORMAT_JSON) {
 		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names, numa_sysctl());
+	} else if (arg.format == FORMAT_OPENMETRICS || arg.format == FORMAT_PROMETHEUS) {
+		status_render_metrics_not_running(stdout, ks.release, r == 0, ks.hook_names, numa_sysctl(),
+						  arg.format == FORMAT_OPENMETRICS ? METRICS_OPENMETRICS
+										   : METRICS_PROMETHEUS);
+	} else if (!arg.legend) {
+		/* the rows alone: none, and the reason where a script's reader sees it */
+		fprintf(stderr, "memcgd is not running (%s).\n", why);
 	} else {
 		printf("memcgd is not running (%s).\n", why);
 		printf("Start it with: systemctl start memcgd\n");
@@ -169,10 +194,22 @@ static int cmd_status(int argc, char **argv)
 		daemon_status_done(&s);
 		return EXIT_FAILURE;
 	}
-	if (arg.json)
+	switch (arg.format) {
+	case FORMAT_JSON:
 		status_render_json(stdout, &s, slice, now_realtime_usec());
-	else
-		status_render_text(stdout, &s, slice, now_realtime_usec());
+		break;
+	case FORMAT_OPENMETRICS:
+	case FORMAT_PROMETHEUS:
+		status_render_metrics(stdout, &s, slice, now_realtime_usec(),
+				      arg.format == FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROMETHEUS);
+		break;
+	case FORMAT_TABLE:
+		if (arg.legend)
+			status_render_text(stdout, &s, slice, now_realtime_usec());
+		else
+			status_render_table(stdout, &s, slice, false);
+		break;
+	}
 	daemon_status_done(&s);
 	return EXIT_SUCCESS;
 }
@@ -408,25 +445,54 @@ static int cmd_check(int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
-int main(int argc, char **argv)
+static int parse_format(const char *name)
 {
-	enum { OPT_JSON = 0x100, OPT_ROOT, OPT_STATE, OPT_CGROOT, OPT_VERSION };
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "state-file", required_argument, NULL, OPT_STATE },
-		{ "cgroup-root", required_argument, NULL, OPT_CGROOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{}
-	};
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (streq(name, format_names[i])) {
+			arg.format = (enum output_format)i;
+			return 0;
+		}
+	fprintf(stderr, "memcgctl: unknown --format '%s' (table, json, openmetrics or prometheus)\n", name);
+	return -EINVAL;
+}
+
+enum { OPT_JSON = 0x100, OPT_FORMAT, OPT_NO_LEGEND, OPT_NO_PAGER, OPT_ROOT, OPT_STATE, OPT_CGROOT, OPT_VERSION };
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
+	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "state-file", required_argument, NULL, OPT_STATE },
+	{ "cgroup-root", required_argument, NULL, OPT_CGROOT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{}
+};
+
+/* Options into arg. in_order: stop at the first non-option (the command); otherwise options and
+ * operands may be mixed (memcgctl status high.slice --json) and the operands end up first.
+ * Returns 1 to go on, 0 to exit successfully (--help, --version), -EINVAL for bad usage. */
+static int parse_options(int argc, char **argv, bool in_order)
+{
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
+	optind = 0; /* glibc: initialize afresh, so that a second pass may permute */
+	while ((c = getopt_long(argc, argv, in_order ? "+h" : "h", options, NULL)) >= 0) {
 		switch (c) {
 		case OPT_JSON:
-			arg.json = true;
+			arg.format = FORMAT_JSON;
 			break;
+		case OPT_FORMAT:
+			if (parse_format(optarg) < 0)
+				return -EINVAL;
+			break;
+		case OPT_NO_LEGEND:
+			arg.legend = false;
+			break;
+		case OPT_NO_PAGER:
+			break; /* memcgctl writes to stdout and never starts a pager */
 		case OPT_ROOT:
 			arg.root = optarg;
 			break;
@@ -438,30 +504,40 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			help();
-			return EXIT_SUCCESS;
+			return 0;
 		case OPT_VERSION:
 			printf("memcgctl %s\n", MEMCGD_VERSION);
-			return EXIT_SUCCESS;
+			return 0;
 		default:
-			return EXIT_FAILURE;
+			return -EINVAL;
 		}
 	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	int r = parse_options(argc, argv, true);
+
+	if (r <= 0)
+		return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 	argc -= optind;
 	argv += optind;
-	/* options may also follow the command: memcgctl status --json */
-	optind = 1;
 	if (argc == 0 || streq(argv[0], "status")) {
+		/* options may also follow the command, before or after the slice: memcgctl status --json */
+		char *rest[] = { "status", NULL, NULL };
 		int n = 0;
-		char *rest[4] = { "status" };
 
-		for (int i = 1; i < argc; i++) {
-			if (streq(argv[i], "--json"))
-				arg.json = true;
-			else if (n < 2)
+		if (argc > 1) {
+			r = parse_options(argc, argv, false);
+			if (r <= 0)
+				return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+			for (int i = optind; i < argc; i++) {
+				if (n == 1) {
+					fprintf(stderr, "memcgctl: unexpected argument '%s'\n", argv[i]);
+					return EXIT_FAILURE;
+				}
 				rest[++n] = argv[i];
-			else {
-				fprintf(stderr, "memcgctl: unexpected argument '%s'\n", argv[i]);
-				return EXIT_FAILURE;
 			}
 		}
 		return cmd_status(n + 1, rest);

@@ -206,18 +206,36 @@ static void render_slice_block(FILE *f, const struct daemon_status *s, const str
 			fmt_mem(c, sizeof(c), sl->memory_low), fmt_mem(d, sizeof(d), sl->memory_high));
 }
 
+void status_render_table(FILE *f, const struct daemon_status *s, const char *slice, bool legend)
+{
+	size_t name_w = 5;
+	char m[32];
+
+	for (size_t i = 0; i < s->n_slices; i++)
+		if (s->slices[i].name && strlen(s->slices[i].name) > name_w)
+			name_w = strlen(s->slices[i].name);
+	if (legend)
+		fprintf(f, "%-*s %5s %-11s %9s %-6s %-13s %s\n", (int)name_w, "SLICE", "PRIO", "STATE", "FAULTS/S",
+			"ACTIVE", "ACTION", "MEMORY");
+	for (size_t i = 0; i < s->n_slices; i++) {
+		const struct slice_status *sl = &s->slices[i];
+
+		if (!selected(sl, slice))
+			continue;
+		fprintf(f, "%-*s %5ld %-11s %9.1f %-6s %-13s %s\n", (int)name_w, sl->name, sl->priority,
+			sl->attach ? sl->attach : "?", sl->fault_rate, sl->active ? "yes" : "no", slice_action(sl),
+			sl->have_memory ? fmt_mem(m, sizeof(m), sl->memory_current) : "-");
+	}
+}
+
 void status_render_text(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec)
 {
 	unsigned n_levels = 0;
-	char t[64], m[32], sysctl[48];
-	size_t name_w = 5;
+	char t[64], sysctl[48];
 
-	for (size_t i = 0; i < s->n_slices; i++) {
+	for (size_t i = 0; i < s->n_slices; i++)
 		if (s->slices[i].level + 1 > n_levels)
 			n_levels = s->slices[i].level + 1;
-		if (s->slices[i].name && strlen(s->slices[i].name) > name_w)
-			name_w = strlen(s->slices[i].name);
-	}
 
 	fprintf(f, "%-9s %s (pid %d), %s, since %s\n", "memcgd:", s->state ? s->state : "?", (int)s->pid,
 		s->mode && streq(s->mode, "dry-run") ? "dry run (measuring only, nothing attached)" : "enforcing",
@@ -272,17 +290,8 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 		fprintf(f, "\nNo slices configured: add files to /etc/memcgd.d (see memcgd.d(5)).\n");
 		return;
 	}
-	fprintf(f, "\n%-*s %5s %-11s %9s %-6s %-13s %s\n", (int)name_w, "SLICE", "PRIO", "STATE", "FAULTS/S",
-		"ACTIVE", "ACTION", "MEMORY");
-	for (size_t i = 0; i < s->n_slices; i++) {
-		const struct slice_status *sl = &s->slices[i];
-
-		if (!selected(sl, slice))
-			continue;
-		fprintf(f, "%-*s %5ld %-11s %9.1f %-6s %-13s %s\n", (int)name_w, sl->name, sl->priority,
-			sl->attach ? sl->attach : "?", sl->fault_rate, sl->active ? "yes" : "no", slice_action(sl),
-			sl->have_memory ? fmt_mem(m, sizeof(m), sl->memory_current) : "-");
-	}
+	fputc('\n', f);
+	status_render_table(f, s, slice, true);
 	for (size_t i = 0; i < s->n_slices; i++)
 		if (selected(&s->slices[i], slice))
 			render_slice_block(f, s, &s->slices[i], n_levels);

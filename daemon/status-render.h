@@ -12,6 +12,9 @@
 /* slice: NULL for all slices. now_usec (CLOCK_REALTIME) dates the snapshot's age. */
 void status_render_text(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
 void status_render_json(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec);
+/* The overview table of status_render_text: a row per slice, with its column headers if legend
+ * (memcgctl status --no-legend: the rows alone). */
+void status_render_table(FILE *f, const struct daemon_status *s, const char *slice, bool legend);
 /* What memcgd is doing to the slice right now, in one word. */
 const char *slice_action(const struct slice_status *s);
 /* The NUMA balancing in force for the slice's tasks: on or off (memcgd's numa_balancing decides,
