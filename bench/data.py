@@ -26,11 +26,24 @@ The raw log directory (written by scripts/bench):
 
 The CSVs (bench-data/): boots.csv, runs.csv (one row per run and metric
 value; a run without values has one row with an empty metric), series.csv,
-hist.csv, meta.csv, host.env (a copy). Floats are written so that they read
-back as the same float. A boots.csv written before it had the numa column
-reads as boots with one node.
+hist.csv, meta.csv, ticks.csv (the guest's per-second counters: PSI, refaults,
+reclaim scans and steals per slice and system-wide, "BENCH tick" lines),
+state.csv (memcgd's per-second state per slice, extracted from `memcgctl
+status --json`: STATE_FIELDS, a missing key empty), status.jsonl.gz (those
+status lines raw, one JSON object per line with boot, order, scenario, t and
+"status", the line as memcgd printed it, a string: its schema may change), host.env (a copy).
+Floats are written so that they read back as the same float. A boots.csv
+written before it had the numa column reads as boots with one node; a
+runs.csv without the pair column as every run pair 1; a directory without
+ticks.csv or state.csv as runs without those series.
+
+A run's VM test is its scenario, or SCENARIO.2 for the second run of a
+condition in an ABBA block (bench/schedule.py): the run's pair is 2 then, 1
+otherwise.
 """
 import csv
+import gzip
+import json
 import os
 import re
 
@@ -58,9 +71,13 @@ class Boot:
 class Run:
     """One scenario in one boot."""
 
-    def __init__(self, boot, order, scenario):
+    def __init__(self, boot, order, scenario, pair=1):
         self.boot, self.group, self.kernel, self.mode = boot.label, boot.group, boot.kernel, boot.mode
         self.order, self.scenario = order, scenario
+        self.pair = pair       # 2: the second run of its condition in an ABBA block
+        self.ticks = {}        # key -> [(t, value)]: the per-second counters
+        self.state = []        # [{STATE_FIELDS}]: memcgd's per-second state per slice
+        self.status_lines = []  # [(t, raw JSON text)] of `memcgctl status --json`
         self.status = "?"
         self.seconds = None    # the test's duration in the guest
         self.results = {}      # metric (repeats pooled, see metric_base) -> [values]
@@ -85,6 +102,43 @@ class Run:
 
     def other_per_s(self):
         return self.load[2] / self.load[0] if self.load and self.load[0] > 0 else None
+
+    def test(self):
+        """The VM test's name of the run (its scenario, .2 for a second run)."""
+        return self.scenario + (SECOND if self.pair == 2 else "")
+
+
+SECOND = ".2"   # bench/schedule.py's suffix of a second run in an ABBA block
+# memcgd's per-second state of a slice (state.csv): `memcgctl status --json`'s keys,
+# taken from the slice object, else from its "counters"; missing ones stay empty
+STATE_FIELDS = ("name", "state", "active", "protect_bytes", "refaults", "psi_some", "action")
+
+
+def split_test(name):
+    """'L1-memcgd.2' -> ('L1-memcgd', 2); 'L1-memcgd' -> ('L1-memcgd', 1)."""
+    return (name[:-len(SECOND)], 2) if name.endswith(SECOND) else (name, 1)
+
+
+def state_rows(t, text):
+    """The STATE_FIELDS of each slice of one `memcgctl status --json` line, as
+    strings ("" for a key the status does not have), with the sample's time."""
+    try:
+        status = json.loads(text)
+    except ValueError:
+        return []
+    out = []
+    slices = status.get("slices") if isinstance(status, dict) else None
+    for sl in slices if isinstance(slices, list) else []:
+        if not isinstance(sl, dict):
+            continue
+        counters = sl.get("counters") if isinstance(sl.get("counters"), dict) else {}
+        row = {"t": t}
+        for k in STATE_FIELDS:
+            v = sl.get(k, counters.get(k))
+            row[k] = ("" if v is None else "yes" if v is True else "no" if v is False
+                      else v if isinstance(v, str) else json.dumps(v))
+        out.append(row)
+    return out
 
 
 class Data:
@@ -177,7 +231,7 @@ def parse_results(path, boot):
             if line.startswith("MEMCGD kernel "):
                 ident = [x.strip() for x in line[len("MEMCGD kernel "):].split("|")]
             elif line.startswith("MEMCGD begin bench/"):
-                current = Run(boot, len(runs) + 1, line.split()[2].split("/", 1)[1])
+                current = Run(boot, len(runs) + 1, *split_test(line.split()[2].split("/", 1)[1]))
                 runs.append(current)
             elif line.startswith("MEMCGD end ") and current:
                 w = line.split()
@@ -187,6 +241,16 @@ def parse_results(path, boot):
                 except (IndexError, ValueError):
                     pass
                 current = None
+            elif line.startswith("| BENCH status ") and current:
+                # BENCH status SCENARIO T JSON: the JSON is the rest of the line, as it was
+                w = line[2:].split(" ", 4)
+                if len(w) == 5:
+                    try:
+                        t = float(w[3])
+                    except ValueError:
+                        continue
+                    current.status_lines.append((t, w[4]))
+                    current.state.extend(state_rows(t, w[4]))
             elif line.startswith("| BENCH ") and current:
                 add_bench_line(current, line[2:].split())
     return runs, ident
@@ -199,6 +263,8 @@ def add_bench_line(run, w):
             run.meta[w[2]] = " ".join(w[3:])
         elif w[1] == "series" and len(w) == 6:
             run.series.setdefault(w[3], []).append((float(w[4]), float(w[5])))
+        elif w[1] == "tick" and len(w) == 6:
+            run.ticks.setdefault(w[4], []).append((float(w[3]), float(w[5])))
         elif w[1] == "hist" and len(w) == 6:
             run.hist.setdefault(w[3], []).append((float(w[4]), int(w[5])))
         elif w[1] == "result" and len(w) >= 5:
@@ -224,7 +290,7 @@ def read_host_load(path, runs):
             except ValueError:
                 pass
     for r in runs:
-        r.load = loads.get("bench/" + r.scenario)
+        r.load = loads.get("bench/" + r.test())
 
 
 RCU_STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
@@ -240,7 +306,7 @@ def read_rcu_stalls(console, runs):
         return
     by_name = {}
     for r in runs:
-        by_name.setdefault(r.scenario, r)
+        by_name.setdefault(r.test(), r)
     current, pending = None, None
     with open(console, errors="replace") as f:
         for line in f:
@@ -271,7 +337,7 @@ def read_same_pc(boot_dir, runs, covered_within_s=5.0):
     first = min(p[0] for p in pcs)
     spans = {name.split("/", 1)[-1]: (b, e) for name, b, e in tests if e is not None}
     for r in runs:
-        span = spans.get(r.scenario)
+        span = spans.get(r.test())
         if span and first <= span[0] + covered_within_s:
             r.same_pc_s = round(bootlog.longest_same_pc(pcs, *span), 1)
 
@@ -311,7 +377,9 @@ def load_logs(log_dir):
 BOOTS_CSV = ["label", "kernel", "mode", "group", "seed", "accel", "kernel_ident", "kdir", "results_mtime", "numa"]
 RUNS_CSV = ["group", "boot", "kernel", "mode", "order", "scenario", "metric", "repeat", "value", "unit",
             "status", "accepted", "reject_reason", "wall_s", "qemu_cpu_s", "other_cpu_s",
-            "guest_s", "rcu_stalls", "same_pc_s"]
+            "guest_s", "rcu_stalls", "same_pc_s", "pair"]
+TICKS_CSV = ["boot", "order", "scenario", "key", "t", "value"]
+STATE_CSV = ["boot", "order", "scenario", "t", *STATE_FIELDS]
 SERIES_CSV = ["boot", "order", "scenario", "slice", "t", "value"]
 HIST_CSV = ["group", "boot", "order", "scenario", "phase", "upper_ms", "count"]
 META_CSV = ["boot", "order", "scenario", "key", "value"]
@@ -351,7 +419,7 @@ def write_csv(data, out_dir):
         for r in data.runs:
             common = [r.status, "yes" if r.accepted else "no", r.reason]
             load = [num(x) for x in r.load] if r.load else ["", "", ""]
-            tail = [num(r.seconds), ";".join(r.rcu_stalls), num(r.same_pc_s)]
+            tail = [num(r.seconds), ";".join(r.rcu_stalls), num(r.same_pc_s), r.pair]
             head = [r.group, r.boot, r.kernel, r.mode, r.order, r.scenario]
             values = [(m, i, v) for m, vs in r.results.items() for i, v in enumerate(vs, 1)]
             for m, i, v in values or [("", "", None)]:
@@ -373,20 +441,41 @@ def write_csv(data, out_dir):
         for r in data.runs:
             for k, v in r.meta.items():
                 w.writerow([r.boot, r.order, r.scenario, k, v])
+    f, w = _writer(os.path.join(out_dir, "ticks.csv"), TICKS_CSV)
+    with f:
+        for r in data.runs:
+            for key, points in r.ticks.items():
+                for t, v in points:
+                    w.writerow([r.boot, r.order, r.scenario, key, num(t), num(v)])
+    f, w = _writer(os.path.join(out_dir, "state.csv"), STATE_CSV)
+    with f:
+        for r in data.runs:
+            for row in r.state:
+                w.writerow([r.boot, r.order, r.scenario, num(row["t"])] + [row[k] for k in STATE_FIELDS])
+    # raw, gzip'ed without a time stamp: the same data give the same bytes
+    with open(os.path.join(out_dir, "status.jsonl.gz"), "wb") as raw, \
+            gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+        for r in data.runs:
+            for t, text in r.status_lines:
+                f.write((json.dumps({"boot": r.boot, "order": r.order, "scenario": r.scenario, "t": t,
+                                     "status": text}) + "\n").encode())
     if data.host_env_text is not None:
         with open(os.path.join(out_dir, "host.env"), "w") as f:
             f.write(data.host_env_text)
 
 
-def _rows(path, header, added=()):
+def _rows(path, header, added=(), optional=False):
     """The rows of a CSV as dicts; a file without the columns @added (the
-    last ones of header, added later) has them as ""."""
+    last ones of header, added later) has them as ""; an OPTIONAL file that
+    does not exist (written before it was) has no rows."""
+    if optional and not os.path.exists(path):
+        return []
     if not os.path.exists(path):
         raise DataError(f"{path} missing: not a bench-data directory (report.py --out writes one)")
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    older = header[:len(header) - len(added)]
-    if not rows or rows[0] not in (header, older):
+    accepted = [header[:len(header) - k] for k in range(len(added) + 1)]
+    if not rows or rows[0] not in accepted:
         raise DataError(f"{path}: header {rows[0] if rows else None}, want {header}")
     return [dict(zip(header, row + [""] * (len(header) - len(row)))) for row in rows[1:]]
 
@@ -400,13 +489,13 @@ def load_csv(data_dir):
                                    row["seed"], row["accel"], ident, opt_float(row["results_mtime"]),
                                    numa=row["numa"] == "1")
     runs = {}
-    for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV, added=("same_pc_s",)):
+    for row in _rows(os.path.join(data_dir, "runs.csv"), RUNS_CSV, added=("same_pc_s", "pair")):
         key = (row["boot"], int(row["order"]))
         r = runs.get(key)
         if r is None:
             if row["boot"] not in boots:
                 raise DataError(f"runs.csv: boot {row['boot']} is not in boots.csv")
-            r = runs[key] = Run(boots[row["boot"]], key[1], row["scenario"])
+            r = runs[key] = Run(boots[row["boot"]], key[1], row["scenario"], int(row["pair"] or 1))
             r.status = row["status"]
             r.seconds = opt_float(row["guest_s"])
             if row["wall_s"] != "":
@@ -431,4 +520,8 @@ def load_csv(data_dir):
             (float(row["upper_ms"]), int(row["count"])))
     for row in _rows(os.path.join(data_dir, "meta.csv"), META_CSV):
         run_of(row, "meta.csv").meta[row["key"]] = row["value"]
+    for row in _rows(os.path.join(data_dir, "ticks.csv"), TICKS_CSV, optional=True):
+        run_of(row, "ticks.csv").ticks.setdefault(row["key"], []).append((float(row["t"]), float(row["value"])))
+    for row in _rows(os.path.join(data_dir, "state.csv"), STATE_CSV, optional=True):
+        run_of(row, "state.csv").state.append({"t": float(row["t"]), **{k: row[k] for k in STATE_FIELDS}})
     return Data(list(boots.values()), list(runs.values()), host_env, host_env_text)

@@ -5,7 +5,7 @@ A run is rejected only when its test failed (status not PASS), when it has no
 host load record, or when the rest of the host used more than OTHER_CPU_MAX
 CPU-seconds per wall-second while it ran (bench/sample-host.py). A run
 rejected for host load is replaced by an accepted run of the same scenario,
-kernel and group in a later boot (a rerun boot, scheduled by scripts/bench
+pair number, kernel and group in a later boot (a rerun boot, scheduled by scripts/bench
 from host_busy()): the replacement is what is paired, the rejected run stays
 in the raw table marked "rerun in <label>". A guest-wide stall (stalled())
 does not reject a run: the run is accepted and marked, and the ratios'
@@ -52,7 +52,7 @@ def judge(data):
         if not r.host_busy:
             continue
         later = [s for s in data.runs if s.accepted and
-                 (s.scenario, s.kernel, s.group) == (r.scenario, r.kernel, r.group) and
+                 (s.scenario, s.pair, s.kernel, s.group) == (r.scenario, r.pair, r.kernel, r.group) and
                  boot_index[s.boot] > boot_index[r.boot]]
         if later:
             r.replaced_by = later[0].boot
@@ -60,11 +60,13 @@ def judge(data):
 
 
 def host_busy(data):
-    """(scenario, kernel, group) of every run rejected for host load without an
-    accepted replacement, each once, in the order of the runs."""
+    """(test, kernel, group) of every run rejected for host load without an
+    accepted replacement, each once, in the order of the runs; the test is the
+    scenario, SCENARIO.2 for the second run of an ABBA block (its rerun keeps
+    its pair)."""
     out = []
     for r in data.runs:
-        key = (r.scenario, r.kernel, r.group)
+        key = (r.test(), r.kernel, r.group)
         if r.host_busy and r.replaced_by is None and key not in out:
             out.append(key)
     return out

@@ -15,6 +15,9 @@ depend on whether the plots are drawn; draw() runs gnuplot.
   scale), the target marked; the microbenchmarks and the NUMA rows (N1: a
   share, N2: the share of runs with any, N3: ratios near 1) in panels of
   their own on a linear scale;
+- state: memcgd's per-second state (active, protection) per slice in the
+  median L1-memcgd run, with the slices' and the system's memory PSI and
+  high.slice's refaults per second (state.csv, ticks.csv);
 - progress of the legacy scenarios S1-S4 (one representative run each), when
   they ran.
 """
@@ -220,6 +223,81 @@ def forest(rows):
     return p
 
 
+STATE_SLICES = (("high.slice", "#c0392b"), ("mid.slice", "#d68910"), ("low.slice", "#2471a3"))
+
+
+def state_series(runs):
+    """memcgd's per-second state in one L1-memcgd run (the one whose p99 is the
+    median): per slice whether memcgd counts it active and what it protects
+    (state.csv, from `memcgctl status --json`), and the memory pressure each
+    slice and the system saw (ticks.csv: PSI some avg10) with high.slice's
+    refaults per second."""
+    p = Plot("benchmarks-state.png", "memcgd's per-second state in one L1 run",
+             "memcgd's state in the L1-memcgd run whose high.slice p99 is the median (time since the "
+             "measured run started): top, per slice, active (1) or not (0) as `memcgctl status "
+             "--json` said once a second, with the protection it reported (MiB, where its status has "
+             "protect_bytes); bottom, memory pressure (PSI some, avg10 %) of each slice and of the "
+             "system, and high.slice's refaults per second. Read it to see when protection starts "
+             "and lapses against when the service loses memory.")
+    p.size = (1100, 700)
+    cands = [r for r in used(runs, "L1-memcgd") if r.state and r.results.get("high_p99")]
+    if not cands:
+        p.skip = "no accepted L1-memcgd run with memcgd's per-second state (state.csv)"
+        return p
+    med = statistics.median(mean(r.results["high_p99"]) for r in cands)
+    r = min(cands, key=lambda x: (abs(mean(x.results["high_p99"]) - med), x.boot, x.order))
+    top, bottom = [], []
+    for sl, colour in STATE_SLICES:
+        rows = [x for x in r.state if x["name"] == sl]
+        if not rows:
+            continue
+        short = sl.split(".")[0]
+        p.data[f"{short}-active.dat"] = "".join(
+            f"{x['t']:.6g} {1 if x['active'] == 'yes' else 0}\n" for x in rows)
+        top.append(f"{q(short + '-active.dat')} using 1:2 with steps lw 2 lc rgb {q(colour)} "
+                   f"title {q(sl + ' active')}")
+        prot = [x for x in rows if _number(x["protect_bytes"]) is not None]
+        if prot:
+            p.data[f"{short}-protect.dat"] = "".join(
+                f"{x['t']:.6g} {_number(x['protect_bytes']) / 1048576:.6g}\n" for x in prot)
+            top.append(f"{q(short + '-protect.dat')} using 1:2 axes x1y2 with lines dt 2 lw 2 "
+                       f"lc rgb {q(colour)} title {q(sl + ' protected (MiB)')}")
+    for key, title, colour in (("high.memory.some_avg10", "high.slice memory PSI some", "#c0392b"),
+                               ("mid.memory.some_avg10", "mid.slice memory PSI some", "#d68910"),
+                               ("low.memory.some_avg10", "low.slice memory PSI some", "#2471a3"),
+                               ("sys.memory.some_avg10", "system memory PSI some", "#7f7f7f")):
+        if r.ticks.get(key):
+            name = key.replace(".", "-") + ".dat"
+            p.data[name] = "".join(f"{t:.6g} {v:.6g}\n" for t, v in r.ticks[key])
+            bottom.append(f"{q(name)} using 1:2 with lines lw 2 lc rgb {q(colour)} title {q(title + ' (%)')}")
+    refaults = [(t, a + b) for (t, a), (_, b) in zip(r.ticks.get("high.stat.workingset_refault_anon", []),
+                                                     r.ticks.get("high.stat.workingset_refault_file", []))]
+    rates = per_second(refaults)
+    if rates:
+        p.data["high-refaults.dat"] = "".join(f"{t:.6g} {v:.6g}\n" for t, v in rates)
+        bottom.append(f"{q('high-refaults.dat')} using 1:2 axes x1y2 with impulses lw 1 lc rgb '#000000' "
+                      "title 'high.slice refaults/s'")
+    if not top:
+        p.skip = f"{r.boot} #{r.order}: memcgd's status named none of {', '.join(s for s, _ in STATE_SLICES)}"
+        return p
+    p.script = ["set multiplot layout 2,1 title " + q(f"memcgd's state per second, L1-memcgd ({r.boot}, run {r.order})"),
+                "set grid", "set key outside right", "set xlabel 'seconds since the measured run started'",
+                "set ylabel 'active'", "set yrange [-0.1:1.1]", "set ytics 0,1,1", "set y2tics",
+                "set y2label 'protected (MiB)'", "plot " + ", ".join(top),
+                "set yrange [0:*]", "set ytics auto", "set ylabel 'PSI some avg10 (%)'",
+                "set y2label 'refaults per second'"]
+    p.script.append("plot " + ", ".join(bottom) if bottom else "plot 1/0 title 'no per-second counters'")
+    p.script.append("unset multiplot")
+    return p
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
 def per_second(series, offset=0.0):
     """Rate between consecutive log lines, stamped at the later one; the
     workload's closing line, a few ms after the last, is skipped."""
@@ -286,7 +364,7 @@ def progress(runs, describe):
 def plan(runs, rows, describe):
     """Every plot of the report, in its order; describe(scenario) names a scenario."""
     return {"cdf": latency_cdf(runs), "tradeoff": tradeoff(runs), "recovery": recovery(runs),
-            "forest": forest(rows), "progress": progress(runs, describe)}
+            "state": state_series(runs), "forest": forest(rows), "progress": progress(runs, describe)}
 
 
 def draw(plots, out_dir):

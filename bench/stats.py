@@ -17,6 +17,9 @@ compared within a boot and the boots are what vary.
 - summarize_values(): the same over boots for a value that is not a ratio
   (a share of pages, which may be 0): the median of the values themselves
   with its bootstrap interval, n and the verdict by the same rule.
+- noninferiority(): the verdict of an "as good as" target (the margin
+  must allow the ratio 1), and interval_is_range(): whether an interval is
+  just the data's min-max (what n <= 5 gives).
 - wilson(): a proportion k/n (e.g. runs with a stall) with its Wilson score
   interval.
 - scenario_order(): the order of the scenarios in one boot, shuffled from a
@@ -142,6 +145,35 @@ def summarize_values(values, target=None, direction=None, seed=1, reps=BOOTSTRAP
         lo, hi = bootstrap_median_ci([float(x) for x in xs], seed, reps, level)
         out.update(median=float(median(xs)), low=lo, high=hi)
     return _judged(out, target, direction)
+
+
+def interval_is_range(values, low, high, rel=1e-9):
+    """Whether an interval [low, high] is the whole range of the values (min to
+    max): what a 95 % percentile bootstrap of the median gives when the values
+    are few (every n <= 5: the median of a resample is the smallest value with
+    a probability above 2.5 %), so that "the whole interval on the target's
+    side" only says every value is. The report says so beside such an interval."""
+    if not values or low is None or high is None:
+        return False
+
+    def same(a, b):
+        return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+    return same(low, min(values)) and same(high, max(values))
+
+
+def noninferiority(low, high, margin, direction):
+    """The non-inferiority reading of an interval of a ratio: "as good as the
+    reference within MARGIN" (direction "<=": a ratio where less is better,
+    e.g. latency, margin >= 1; ">=": more is better, e.g. throughput, margin
+    <= 1). met: the whole interval on the good side of the margin; missed:
+    wholly on the other side; inconclusive otherwise. The same rule as
+    verdict(), which it calls, with the margin's side checked."""
+    if direction == "<=" and margin < 1 or direction == ">=" and margin > 1:
+        raise ValueError(f"non-inferiority margin {margin} {direction}: the margin must allow "
+                         "the reference's own value 1")
+    if direction not in ("<=", ">="):
+        raise ValueError(f"non-inferiority wants <= or >=, got {direction!r}")
+    return verdict(low, high, margin, direction)
 
 
 def _judged(out, target, direction):

@@ -56,6 +56,45 @@ for lo, hi, target, direction, want in [
 check(raises(stats.verdict, 1, 2, 1, "<", text="unknown target direction '<'"),
       "an unknown direction is an error naming it")
 
+# --- non-inferiority ("as good as" within a margin) on known intervals: met only when the
+# whole interval is on the good side of the margin, missed when wholly beyond it
+for lo, hi, margin, direction, want in [
+        (0.80, 1.05, 1.1, "<=", "met"),            # worse than the reference, within 10 %
+        (0.80, 1.10, 1.1, "<=", "met"),            # touching the margin
+        (0.95, 1.25, 1.1, "<=", "inconclusive"),   # across the margin
+        (1.11, 1.60, 1.1, "<=", "missed"),         # wholly more than 10 % worse
+        (0.96, 1.40, 0.95, ">=", "met"),
+        (0.90, 1.20, 0.95, ">=", "inconclusive"),
+        (0.50, 0.94, 0.95, ">=", "missed")]:
+    got = stats.noninferiority(lo, hi, margin, direction)
+    check(got == want, f"non-inferiority [{lo}, {hi}] {direction} margin {margin}: {got} (want {want})")
+check(raises(stats.noninferiority, 0.9, 1.0, 0.9, "<=", text="must allow"),
+      "a latency margin below 1 is not non-inferiority")
+check(raises(stats.noninferiority, 0.9, 1.0, 1.05, ">=", text="must allow"),
+      "a throughput margin above 1 is not non-inferiority")
+check(raises(stats.noninferiority, 0.9, 1.0, 1.0, "within", text="wants <= or >="), "within is refused")
+# the same from data: eight pairs a little worse than memory.low (1.02-1.08) meet <= 1.1,
+# eight pairs around 1.1 do not decide it, eight pairs 1.2-1.4 miss it
+near = [1.02, 1.05, 1.03, 1.08, 1.04, 1.06, 1.02, 1.07]
+across = [1.00, 1.05, 1.08, 1.12, 1.15, 1.09, 1.13, 1.18]
+beyond = [1.2, 1.3, 1.25, 1.4, 1.22, 1.35, 1.28, 1.31]
+for xs, want in ((near, "met"), (across, "inconclusive"), (beyond, "missed")):
+    r = stats.summarize(xs, 1.1, "<=")
+    got = stats.noninferiority(r["low"], r["high"], 1.1, "<=")
+    check(got == want == r["verdict"],
+          f"n 8, {min(xs)}-{max(xs)} against <= 1.1: {got} ({r['low']:.3f}-{r['high']:.3f}; want {want})")
+    check(not stats.interval_is_range(xs, r["low"], r["high"]),
+          f"n 8: the interval {r['low']:.3f}-{r['high']:.3f} is narrower than the range {min(xs)}-{max(xs)}")
+# n = 3 (and up to 5): the percentile bootstrap interval of the median is the range
+for xs in ([0.9, 1.0, 1.05], [0.9, 1.0, 1.05, 1.2], [0.9, 1.0, 1.05, 1.2, 0.95]):
+    r = stats.summarize(xs, 1.1, "<=")
+    check(stats.interval_is_range(xs, r["low"], r["high"]),
+          f"n {len(xs)}: interval {r['low']:.3f}-{r['high']:.3f} = min-max {min(xs)}-{max(xs)}")
+r6 = stats.summarize([0.9, 1.0, 1.05, 1.2, 0.95, 1.1], 1.1, "<=")
+check(not stats.interval_is_range([0.9, 1.0, 1.05, 1.2, 0.95, 1.1], r6["low"], r6["high"]),
+      f"n 6: the interval {r6['low']:.3f}-{r6['high']:.3f} is no longer the range 0.9-1.2")
+check(not stats.interval_is_range([], None, None), "no values: no range")
+
 # --- identical ratios: a zero-width interval, so the verdict is exact
 same = [0.5] * 5
 s = stats.summarize(same, 0.5, "<=")
