@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <systemd/sd-journal.h>
 
+#include "log-ids.h"
 #include "log.h"
 
 int log_max_level = LOG_INFO;
@@ -34,7 +35,7 @@ void log_transition(int level, const char *event, const char *slice, long priori
 	/* the journal gets the structured record; stderr the text, unless it also goes to the
 	 * journal (then the record alone is enough) */
 	sd_journal_send("MESSAGE=%s", msg,
-			"MESSAGE_ID=" MEMCGD_MESSAGE_ID,
+			"MESSAGE_ID=%s", log_message_id(event),
 			"PRIORITY=%d", level,
 			"MEMCGD_EVENT=%s", event,
 			"MEMCGD_SLICE=%s", slice ? slice : "",

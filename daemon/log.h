@@ -17,11 +17,13 @@ void log_msg(int level, const char *fmt, ...);
 
 extern int log_max_level;
 
-/* MESSAGE_ID of every memcgd transition record (journalctl MESSAGE_ID=...). */
+/* MESSAGE_ID of a memcgd record whose MEMCGD_EVENT= has no ID of its own; every kind memcgd
+ * logs has one (log-ids.c, catalog/memcgd.catalog). Until 0.1.0 every record had this one. */
 #define MEMCGD_MESSAGE_ID "6c1f0d2a9e4b4f7c8a3d5e2b1c0f9a87"
 
-/* One structured journal record: MEMCGD_EVENT=event, MEMCGD_SLICE=slice, MEMCGD_PRIORITY=...,
- * plus MEMCGD_VALUE=value (meaning depends on the event), and the text as MESSAGE. */
+/* One structured journal record: MESSAGE_ID= of the event (log-ids.c), MEMCGD_EVENT=event,
+ * MEMCGD_SLICE=slice, MEMCGD_PRIORITY=..., plus MEMCGD_VALUE=value (meaning depends on the event),
+ * and the text as MESSAGE. */
 __attribute__((format(printf, 6, 7)))
 void log_transition(int level, const char *event, const char *slice, long priority, uint64_t value,
 		    const char *fmt, ...);
