@@ -4,7 +4,9 @@
 # computation: progress logs are well formed, rates are what the log says,
 # the latency generator keeps its rate and times requests from their
 # scheduled start (a stopped process shows in its percentiles), the NUMA
-# workload reports its placement and passes on a host run (CPU 0 only), bad
+# workload reports its placement and passes on a host run (CPU 0 only), the
+# probe's Zipf page choice touches fewer distinct pages than the uniform one
+# and --periods runs busy and idle periods in turn, bad
 # arguments fail with a message naming the option.
 # usage: test-workload.sh MEMCGD_BENCH BENCH_LIB
 set -uo pipefail
@@ -127,6 +129,36 @@ wait "$pid" && (( $(metric requests "$tmp/term.out") > 0 )) && [[ -n "$(metric p
 	ok "latency --warm-up 0.1 --seconds 0.2 --wake 20: 20, 40, idle, 20 more" ||
 	fail "latency --warm-up/--wake: $(tr '\n' ' ' <"$tmp/wake.out")"
 
+# --zipf: the same requests touch far fewer distinct pages than uniform ones (4096
+# pages, 2000 touches: uniform about 4096 * (1 - e^-0.49) = 1590), the same seed
+# the same pages, and --zipf 0 is the uniform choice
+for z in none 0 0.99; do
+	zipf=()
+	[[ "$z" == none ]] || zipf=(--zipf "$z")
+	"$bench" latency --mib 16 --seconds 1 --rate 500 --pages 4 ${zipf[@]+"${zipf[@]}"} >"$tmp/zipf-$z.out" ||
+		fail "latency --zipf $z exited $?"
+done
+uni=$(metric touched_pages "$tmp/zipf-none.out") zero=$(metric touched_pages "$tmp/zipf-0.out") skew=$(metric touched_pages "$tmp/zipf-0.99.out")
+[[ "$(metric requests "$tmp/zipf-0.99.out")" == 500 && -n "$uni" && -n "$skew" ]] && ((uni > 1400 && uni < 1800 && skew * 3 < uni * 2)) &&
+	ok "latency --zipf 0.99 touched $skew distinct pages, uniform $uni" ||
+	fail "latency --zipf: touched $skew (zipf 0.99) vs $uni (uniform): $(tr '\n' ' ' <"$tmp/zipf-0.99.out")"
+[[ "$zero" == "$uni" ]] && ok "latency --zipf 0 is the uniform choice ($zero pages)" || fail "latency --zipf 0 touched $zero, uniform $uni"
+"$bench" latency --mib 16 --seconds 1 --rate 500 --pages 4 --zipf 0.99 >"$tmp/zipf-again.out" || fail "latency --zipf again exited $?"
+[[ "$(metric touched_pages "$tmp/zipf-again.out")" == "$skew" ]] && ok "latency --zipf: the same seed, the same pages" ||
+	fail "latency --zipf twice: $skew then $(metric touched_pages "$tmp/zipf-again.out") pages"
+
+# --periods: busy 0.2 s, idle 0.3 s, repeated within 1 s: two busy periods of 40
+# requests at 200/s, scheduled from 0 and 0.5 s; --wake 5 counts the first 5
+# after the gap (wake_*), which are in the run's 80 too
+"$bench" latency --mib 4 --seconds 1 --rate 200 --periods 0.2,0.3 --wake 5 --latencies "$tmp/onoff.txt" \
+	>"$tmp/onoff.out" || fail "latency --periods exited $?"
+sched=$(awk '$1 == "run" { print $2 }' "$tmp/onoff.txt" | sort -n | awk 'NR == 40 || NR == 41 { printf "%s ", $1 }')
+[[ "$(metric requests "$tmp/onoff.out")" == 80 && "$(metric wake_requests "$tmp/onoff.out")" == 5 &&
+	"$(grep -c '^run ' "$tmp/onoff.txt")" == 80 && "$(grep -c '^wake ' "$tmp/onoff.txt")" == 5 ]] &&
+	awk -v s="$sched" 'BEGIN { split(s, a, " "); exit !(a[1] < 0.2 && a[2] >= 0.5 && a[2] < 0.51) }' &&
+	ok "latency --periods 0.2,0.3 in 1 s: 40 + 40 requests, the second 40 from 0.5 s, 5 after the gap" ||
+	fail "latency --periods: $(tr '\n' ' ' <"$tmp/onoff.out"), run's 40th and 41st scheduled at $sched"
+
 # numa: first touch and run on CPU 0, so every page is local from the start
 # (on a one-node host also on node 0); the log's passes grow at the rate
 # reported. No BPF, no root: move_pages(2) only queries the process's own pages.
@@ -189,6 +221,13 @@ expect_error 2 "--wake wants a whole number" latency --wake x
 expect_error 2 "--work wants a whole number of MiB" writer --work 0
 expect_error 1 "--wake needs --seconds > 0" latency --mib 1 --seconds 0 --wake 5
 expect_error 1 "--idle needs --wake" latency --mib 1 --idle 5
+expect_error 2 "--zipf wants an exponent in 0..10" latency --zipf -1
+expect_error 2 "option '--zipf' does not apply to writer" writer --zipf 1
+expect_error 1 "--periods wants BUSY,IDLE" latency --mib 1 --seconds 1 --periods 0.2
+expect_error 1 "--periods wants BUSY,IDLE" latency --mib 1 --seconds 1 --periods 0,1
+expect_error 1 "--periods wants BUSY,IDLE" latency --mib 1 --seconds 1 --periods 1,2,
+expect_error 1 "--periods needs --seconds > 0" latency --mib 1 --seconds 0 --periods 1,2
+expect_error 1 "--idle does not apply with --periods" latency --mib 1 --seconds 1 --periods 1,1 --idle 1 --wake 2
 expect_error 1 "cannot write --latencies $tmp/missing/l" latency --mib 1 --seconds 0.1 --latencies "$tmp/missing/l"
 expect_error 1 "--dir is required" charge --mib 1
 expect_error 1 "cannot create a file in $tmp/missing" charge --dir "$tmp/missing" --mib 1

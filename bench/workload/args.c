@@ -116,6 +116,12 @@ static int parse_one(const char *cmd, const char *name, int opt, const char *s,
 		return 0;
 	case 'S':
 		return parse_count(cmd, name, s, 0, UINT64_MAX, &a->seed);
+	case 'z':
+		return parse_number(cmd, name, s, 0, false, 10, "an exponent in 0..10 (0 = uniform)",
+				    &a->zipf);
+	case 'P':
+		a->periods = s;
+		return 0;
 	case 'c':
 	case 'C':
 		r = parse_count(cmd, name, s, 0, MAX_CPU, &v);
@@ -160,6 +166,8 @@ int parse_workload_args(const char *cmd, const char *allowed, int argc, char **a
 		{ "warm-up", required_argument, NULL, 'u' },
 		{ "wake", required_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "zipf", required_argument, NULL, 'z' },
+		{ "periods", required_argument, NULL, 'P' },
 		{ "first-cpu", required_argument, NULL, 'c' },
 		{ "run-cpu", required_argument, NULL, 'C' },
 		{}

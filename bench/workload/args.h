@@ -23,6 +23,8 @@ struct workload_args {
 	double idle;		/* --idle (latency): seconds idle before the wake-up phase */
 	unsigned int wake;	/* --wake (latency): requests of the wake-up phase */
 	uint64_t seed;		/* --seed (latency): of the page choice */
+	double zipf;		/* --zipf (latency): Zipf exponent of the page choice, 0 = uniform */
+	const char *periods;	/* --periods (latency): "BUSY,IDLE[,BUSY,IDLE]..." seconds, repeated */
 	int first_cpu;		/* --first-cpu (numa): where the pages are first touched, -1 = not given */
 	int run_cpu;		/* --run-cpu (numa): where they are used afterwards, -1 = not given */
 };

@@ -28,7 +28,11 @@ static const char usage[] =
 	"        p50/p99/p999/max, requests over T ms (default 50); --warm-up: W s of\n"
 	"        requests first (warm_*; SIGUSR1 ends it); --wake: after S s, idle I s,\n"
 	"        then K more\n"
-	"        requests (wake_*); --latencies: every request\n"
+	"        requests (wake_*); --latencies: every request; --zipf S: pages chosen\n"
+	"        Zipf(S)-skewed (0: uniform); --periods B,I[,B,I]...: after the warm-up,\n"
+	"        busy B s and idle I s in turn, repeated, within S s; --wake K then\n"
+	"        counts the first K requests after each idle gap (wake_*); touched_pages:\n"
+	"        distinct pages of the run\n"
 	"  numa --mib N --first-cpu C0 --run-cpu C1 --seconds S [--log FILE]\n"
 	"        touch an N MiB buffer (no THP) on CPU C0, print the share of its pages\n"
 	"        per node (first_node<K>_share), then write a word per page on CPU C1\n"
@@ -61,7 +65,7 @@ int main(int argc, char **argv)
 		{ "faults", run_faults, 10, " mib seconds log " },
 		{ "charge", run_charge, 10, " dir mib seconds log " },
 		{ "latency", run_latency, 10,
-		  " mib seconds log ready rate pages over-ms latencies warm-up idle wake seed " },
+		  " mib seconds log ready rate pages over-ms latencies warm-up idle wake seed zipf periods " },
 		{ "numa", run_numa, 10, " mib seconds log first-cpu run-cpu " },
 	};
 	struct workload_args a = { .mib = 64, .rate = 200, .pages = 4, .over_ms = 50, .seed = 1,
