@@ -17,7 +17,7 @@ depend on whether the plots are drawn; draw() runs gnuplot.
   their own on a linear scale;
 - state: memcgd's per-second state (active, protection) per slice in the
   median L1-memcgd run, with the slices' and the system's memory PSI and
-  high.slice's refaults per second (state.csv, ticks.csv);
+  high.slice's refaults per second (state.csv, ticks.csv.gz);
 - progress of the legacy scenarios S1-S4 (one representative run each), when
   they ran.
 """
@@ -230,7 +230,7 @@ def state_series(runs):
     """memcgd's per-second state in one L1-memcgd run (the one whose p99 is the
     median): per slice whether memcgd counts it active and what it protects
     (state.csv, from `memcgctl status --json`), and the memory pressure each
-    slice and the system saw (ticks.csv: PSI some avg10) with high.slice's
+    slice and the system saw (ticks.csv.gz: PSI some avg10) with high.slice's
     refaults per second."""
     p = Plot("benchmarks-state.png", "memcgd's per-second state in one L1 run",
              "memcgd's state in the L1-memcgd run whose high.slice p99 is the median (time since the "

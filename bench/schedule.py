@@ -185,7 +185,7 @@ def main(argv):
                                                   shapes=not args.no_shapes):
                 print(f"{a}:{b}:{g}")
     except (ValueError, KeyError) as e:
-        print(f"schedule.py: {e}", file=sys.stderr)
+        print(f"schedule.py: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
     return 0
 

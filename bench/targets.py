@@ -54,7 +54,7 @@ KINDS = ("ratio", "share", "zero")
 
 # pairing groups of a decisive pair: the main shape's targets, the other workload shapes
 DECISIVE_GROUPS = 8
-SHAPE_GROUPS = 4
+SHAPE_GROUPS = 2     # one ABBA block: what the 3-h budget allows (scripts/bench --shape-groups)
 DECISIVE = ("main", "shape")
 
 

@@ -311,7 +311,7 @@ with tempfile.TemporaryDirectory() as root:
     # the committed data
     bd = os.path.join(out, "bench-data")
     check(sorted(os.listdir(bd)) == ["boots.csv", "hist.csv", "host.env", "meta.csv", "runs.csv", "series.csv",
-                                     "state.csv", "status.jsonl.gz", "ticks.csv"],
+                                     "state.csv", "status.jsonl.gz", "ticks.csv.gz"],
           f"A: bench-data holds {sorted(os.listdir(bd))}")
     check(read(os.path.join(bd, "host.env")) == read(os.path.join(runs, "host.env")), "A: host.env copied")
     rows = list(csv.DictReader(open(os.path.join(bd, "runs.csv"))))
@@ -643,11 +643,11 @@ with tempfile.TemporaryDirectory() as root:
                                             "action": "protect"} and
           state[1]["name"] == "low.slice" and state[1]["state"] == "" and state[1]["active"] == "no",
           f"E: state.csv per slice and second, missing keys empty: {state[:2]}")
-    ticks = list(csv.DictReader(open(os.path.join(bd, "ticks.csv"))))
+    import gzip
+    ticks = list(csv.DictReader(gzip.open(os.path.join(bd, "ticks.csv.gz"), "rt")))
     check(len(ticks) == 20 and {"boot": "rep1-patched", "order": "1", "scenario": "L1-memcgd",
                                 "key": "high.memory.some_avg10", "t": "4", "value": "6"} in ticks,
-          "E: ticks.csv has the per-second counters")
-    import gzip
+          "E: ticks.csv.gz has the per-second counters")
     import json
     with gzip.open(os.path.join(bd, "status.jsonl.gz"), "rt") as f:
         raw = [json.loads(line) for line in f]
@@ -657,10 +657,10 @@ with tempfile.TemporaryDirectory() as root:
           "E: the state-series plot is drawn")
     pngs_ok(out_e, md, "E")
     round_trip(out_e, "E")
-    # the older CSVs (no pair column, no ticks.csv/state.csv) still read
+    # the older CSVs (no pair column, no ticks.csv.gz/state.csv) still read
     old = os.path.join(root, "old-data-e")
     shutil.copytree(bd, old)
-    for f in ("ticks.csv", "state.csv", "status.jsonl.gz"):
+    for f in ("ticks.csv.gz", "state.csv", "status.jsonl.gz"):
         os.remove(os.path.join(old, f))
     with open(os.path.join(old, "runs.csv")) as f:
         rows_old = [line.rstrip("\n").rsplit(",", 1)[0] for line in f]
