@@ -1,0 +1,17 @@
+#!/bin/zsh -f
+# SPDX-License-Identifier: GPL-2.0-only
+# zsh-complete.zsh FPATH_DIR OUT LINE: write to OUT the matches zsh's completion system offers
+# for LINE (typed into an interactive zsh in a pseudo-terminal, then TAB), one per line: compadd
+# is wrapped to record what the completion functions add.
+zmodload zsh/zpty || exit 2
+out=$2
+rm -f $out
+zpty z zsh -f -i
+zpty -w z "PROMPT= ; RPROMPT= ; unsetopt zle_bracketed_paste; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z "compadd () { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; typeset -a hits; builtin compadd -A hits \"\$@\"; local r=\$?; (( \$#hits )) && print -r -l -- \$hits >> ${(q)out}; builtin compadd \"\$@\"; return r; }"
+zpty -w z "print READY"
+zpty -r z line '*READY*'
+zpty -w -n z "$3"$'\t'
+sleep 1
+zpty -d z
+[[ -e $out ]] || : >$out
