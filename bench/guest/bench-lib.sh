@@ -39,7 +39,7 @@ bench_require() {
 	[[ -x "$BENCH" ]] || die "$BENCH is not installed"
 	[[ "$(swapon --noheadings --show=NAME | wc -l)" -gt 0 ]] || die "no swap: boot with --swap"
 	case "$1" in
-	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd*|L2-memcgd*|N-memcgd)
+	S3|S4|S4f|S4t|R3|P3|P5|footprint|L1-memcgd*|L2-memcgd*|N-memcgd|L1*-memcgd|L2*-memcgd)
 		command -v memcgd >/dev/null || die "memcgd is not installed"
 		grep -q memcg_bpf_ops /sys/kernel/btf/vmlinux ||
 			die "kernel $(uname -r) has no memcg_bpf_ops: scenario $1 needs the patched kernel" ;;
@@ -113,6 +113,7 @@ bench_reset() {
 }
 
 bench_cleanup() {
+	[[ -z "${TICKS_PID:-}" ]] || kill "$TICKS_PID" 2>/dev/null || true
 	stop_units
 	systemctl stop memcgd.service 2>/dev/null || true
 	systemctl stop 'bench-*.service' 2>/dev/null || true
@@ -385,7 +386,7 @@ run_high_idle() {	# run_high_idle SCENARIO PROTECTION FILL [SETTLE]
 # Reclaim diagnostics of a run: deltas of /proc/vmstat and of each slice's
 # memory.stat and memory.events, printed as diag_* results.
 VMSTAT_KEYS="pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pgscan_anon pgscan_file pgsteal_anon pgsteal_file pgmajfault pswpin pswpout allocstall_movable allocstall_normal workingset_refault_anon workingset_refault_file thp_fault_alloc thp_split_pmd oom_kill"
-SLICE_STAT_KEYS="pgscan pgsteal pgmajfault workingset_refault_anon"
+SLICE_STAT_KEYS="pgscan pgsteal pgmajfault workingset_refault_anon workingset_refault_file"
 SLICE_EVENT_KEYS="low min high oom"
 pick_keys() {	# pick_keys "KEY..." PREFIX FILE: the "key value" lines of FILE for KEYs, prefixed
 	awk -v keys="$1" -v p="$2" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
@@ -395,7 +396,7 @@ diag_snapshot() {	# diag_snapshot FILE
 	{
 		pick_keys "$VMSTAT_KEYS" vm_ /proc/vmstat
 		local sl
-		for sl in high low; do
+		for sl in high mid low; do
 			[[ -r /sys/fs/cgroup/$sl.slice/memory.stat ]] || continue
 			pick_keys "$SLICE_STAT_KEYS" "${sl}_" "/sys/fs/cgroup/$sl.slice/memory.stat"
 			pick_keys "$SLICE_EVENT_KEYS" "${sl}_events_" "/sys/fs/cgroup/$sl.slice/memory.events"
@@ -459,6 +460,109 @@ for x in s["slices"]:
               "numa_on_decisions", "numa_off_decisions"):
         if k in c:
             print("BENCH result %s memcgd_%s_%s %s" % (sys.argv[1], x["name"].split(".")[0], k, c[k]))' "$1"
+}
+
+# --- Per-second counters and memcgd's state (issue 32, item 3)
+#
+# ticks_start samples once a second, from the start of a run's measured part
+# until ticks_stop: per slice (high, mid, low, where they exist) its memory
+# PSI some/full avg10 and cpu PSI some avg10 (%), its memory.stat's
+# workingset_refault_anon/_file, pgscan and pgsteal (cumulative) and
+# memory.current; system-wide the same PSI from /proc/pressure and
+# /proc/vmstat's pgscan_kswapd, pgscan_direct and allocstall_* (absent from
+# a kernel without CONFIG_VM_EVENT_COUNTERS: then they are simply not
+# sampled). Each as "T KEY VALUE" (KEY: SRC.memory.some_avg10,
+# SRC.stat.pgscan, sys.vmstat.pgscan_kswapd, ...; SRC high, mid, low or sys),
+# emitted as "BENCH tick SCENARIO T KEY VALUE". With memcgd running, also
+# `memcgctl status --json` once a second, raw (its schema is memcgd's), as
+# "BENCH status SCENARIO T JSON". ticks_stop also emits, per source, the
+# run's PSI totals as the share of the time stalled (diag_psi_SRC_RES_KIND,
+# %) and the counters' deltas (diag_tick_SRC_KEY).
+TICK_STAT_KEYS="workingset_refault_anon workingset_refault_file pgscan pgsteal"
+TICK_VMSTAT_KEYS="pgscan_kswapd pgscan_direct allocstall_dma allocstall_dma32 allocstall_normal allocstall_movable workingset_refault_anon workingset_refault_file"
+TICKS_PID=""
+
+tick_files() {	# the files sampled, one a line
+	local sl f
+	for sl in high mid low; do
+		for f in memory.pressure cpu.pressure memory.stat memory.current; do
+			[[ -r /sys/fs/cgroup/$sl.slice/$f ]] && echo "/sys/fs/cgroup/$sl.slice/$f"
+		done
+	done
+	for f in /proc/pressure/memory /proc/pressure/cpu /proc/vmstat; do
+		[[ -r $f ]] && echo "$f"
+	done
+	return 0
+}
+
+tick_once() {	# tick_once T FILE...: "T KEY VALUE" per counter
+	awk -v t="$1" -v stat="$TICK_STAT_KEYS" -v vm="$TICK_VMSTAT_KEYS" '
+		BEGIN { n = split(stat, a); for (i = 1; i <= n; i++) want_stat[a[i]] = 1
+			n = split(vm, a); for (i = 1; i <= n; i++) want_vm[a[i]] = 1 }
+		FNR == 1 {
+			n = split(FILENAME, p, "/"); file = p[n]
+			src = FILENAME ~ /^\/proc\// ? "sys" : p[n - 1]; sub(/\.slice$/, "", src)
+			res = file; sub(/\.pressure$/, "", res)
+		}
+		FILENAME ~ /pressure/ {
+			for (i = 2; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] == "avg10" || kv[1] == "total") printf "%s %s.%s.%s_%s %s\n", t, src, res, $1, kv[1], kv[2]
+			}
+			next
+		}
+		file == "memory.current" { printf "%s %s.memory.current %s\n", t, src, $1; next }
+		file == "memory.stat" && ($1 in want_stat) { printf "%s %s.stat.%s %s\n", t, src, $1, $2; next }
+		file == "vmstat" && ($1 in want_vm) { printf "%s sys.vmstat.%s %s\n", t, $1, $2 }
+	' "${@:2}" 2>/dev/null
+}
+
+ticks_loop() {	# ticks_loop MEMCGD(0|1): until killed
+	local t0 now files
+	mapfile -t files < <(tick_files)
+	t0=$(uptime_s)
+	while :; do
+		now=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }')
+		((${#files[@]})) && tick_once "$now" "${files[@]}" >>"$WORK/ticks.txt"
+		if (($1)); then
+			{ printf '%s ' "$now"; memcgctl status --json 2>/dev/null | tr -d '\n'; echo; } >>"$WORK/status.jsonl"
+		fi
+		sleep 1
+	done
+}
+
+ticks_start() {	# ticks_start: from now on, once a second (memcgd's status while it runs)
+	local with_memcgd=0
+	rm -f "$WORK/ticks.txt" "$WORK/status.jsonl"
+	systemctl -q is-active memcgd.service && with_memcgd=1
+	ticks_loop "$with_memcgd" &
+	TICKS_PID=$!
+}
+
+ticks_stop() {	# ticks_stop SCENARIO: stop sampling, emit the series and the run's totals
+	[[ -n "$TICKS_PID" ]] || return 0
+	kill "$TICKS_PID" 2>/dev/null || true
+	wait "$TICKS_PID" 2>/dev/null || true
+	TICKS_PID=""
+	[[ -s "$WORK/ticks.txt" ]] || { say "$1: no per-second counters sampled"; return 0; }
+	awk -v sc="$1" 'NF == 3 { printf "BENCH tick %s %s %s %s\n", sc, $1, $2, $3 }' "$WORK/ticks.txt"
+	[[ -s "$WORK/status.jsonl" ]] && awk -v sc="$1" 'NF >= 2 && $2 != "" { print "BENCH status " sc " " $0 }' "$WORK/status.jsonl"
+	# totals: a PSI total (us) over the sampled time as % stalled; a counter's delta
+	awk -v sc="$1" 'NF == 3 {
+			if (!($2 in first)) { first[$2] = $3; t0[$2] = $1 }
+			last[$2] = $3; t1[$2] = $1
+		}
+		END {
+			for (k in first) {
+				split(k, p, ".")
+				if (p[3] ~ /_total$/ && t1[k] > t0[k]) {
+					kind = p[3]; sub(/_total$/, "", kind)
+					printf "BENCH result %s diag_psi_%s_%s_%s %.2f %%\n", sc, p[1], p[2], kind,
+						(last[k] - first[k]) / 1e4 / (t1[k] - t0[k])
+				} else if (p[2] == "stat" || p[2] == "vmstat")
+					printf "BENCH result %s diag_tick_%s_%s %d\n", sc, p[1], p[3], last[k] - first[k]
+			}
+		}' "$WORK/ticks.txt" | sort
 }
 
 # stress-ng with the RFC's flags in both slices; bogo-ops/s (real time) each
@@ -703,13 +807,18 @@ EXAMPLES=/usr/share/doc/memcgd/examples
 protection_latency() {	# protection_latency CONFIG
 	local protect=$((PROBE_MIB + 64)) f
 	anchor_slices
+	if ((TWO_SERVICES)); then start_unit bench-anchor-mid mid.slice sleep infinity; fi
 	case "$1" in
 	none|memcgd|memcgdbg|memcgdlat)
-		set_memory_low high.slice 0 ;;
+		set_memory_low high.slice 0
+		if ((TWO_SERVICES)); then set_memory_low mid.slice 0; fi ;;
 	low|lowhigh)
-		set_memory_low high.slice "${protect}M" ;;
+		set_memory_low high.slice "${protect}M"
+		if ((TWO_SERVICES)); then set_memory_low mid.slice "${protect}M"; fi ;;
 	*)	die "unknown latency configuration '$1'" ;;
 	esac
+	# lowhigh's memory.high on low.slice leaves room for both services
+	if ((TWO_SERVICES)); then protect=$((2 * protect)); fi
 	set_memory_low low.slice 0
 	if [[ "$1" == lowhigh ]]; then
 		set_memory_high low.slice "$((mem_total_mib - protect - 256))M"
@@ -725,7 +834,13 @@ protection_latency() {	# protection_latency CONFIG
 			cp "$EXAMPLES/$f" /etc/memcgd.d/
 			echo "BENCH meta policy_$f $(sha256sum "$EXAMPLES/$f" | cut -c1-16) (shipped example)"
 		done
-		start_memcgd high.slice low.slice
+		if ((TWO_SERVICES)); then
+			mid_policy "$EXAMPLES/$high" >/etc/memcgd.d/30-mid.conf
+			echo "BENCH meta policy_30-mid.conf $(sha256sum /etc/memcgd.d/30-mid.conf | cut -c1-16) (the shipped $high as mid.slice, Priority=30)"
+			start_memcgd high.slice mid.slice low.slice
+		else
+			start_memcgd high.slice low.slice
+		fi
 	fi
 	echo "BENCH meta protection $1"
 }
@@ -743,8 +858,8 @@ latency_meta() {
 }
 
 # The probe's summary ("latency METRIC VALUE UNIT") as results high_METRIC
-probe_results() {	# probe_results SCENARIO FILE
-	awk -v sc="$1" '$1 == "latency" && NF >= 3 { printf "BENCH result %s high_%s %s %s\n", sc, $2, $3, $4 }' "$2"
+probe_results() {	# probe_results SCENARIO FILE [SLICE]: as results SLICE_METRIC (default high)
+	awk -v sc="$1" -v sl="${3:-high}" '$1 == "latency" && NF >= 3 { printf "BENCH result %s %s_%s %s %s\n", sc, sl, $2, $3, $4 }' "$2"
 }
 
 # Latency histogram per phase of the probe, for the report's CDFs: 10
@@ -791,17 +906,30 @@ refaults() {	# refaults SLICE: workingset_refault_anon + _file of its memory.sta
 # start_probe ARGS...: the probe in high.slice in the background (PROBE_PID),
 # returns once it has filled its working set
 start_probe() {
-	local end=$((SECONDS + 300))
-	rm -f "$WORK/probe.ready"
-	run_unit bench-probe-high high.slice "$BENCH" latency --mib "$PROBE_MIB" --rate "$PROBE_RATE" \
-		--pages "$PROBE_PAGES" --ready "$WORK/probe.ready" --latencies "$WORK/probe.lat" \
-		--log "$WORK/probe.log" "$@" >"$WORK/probe.out" &
-	PROBE_PID=$!
-	while [[ ! -e "$WORK/probe.ready" ]]; do
-		kill -0 "$PROBE_PID" 2>/dev/null || { wait "$PROBE_PID"; die "the latency probe exited (status $?) before it was ready"; }
-		((SECONDS < end)) || die "the latency probe did not fill its $PROBE_MIB MiB in 300 s"
+	start_probe_in high "$@"
+	PROBE_PID=$PROBE_IN_PID
+}
+
+# start_probe_in SHORT ARGS...: the probe in SHORT.slice (unit bench-probe-SHORT,
+# files $WORK/probe[-SHORT].*; PROBE_IN_PID), with the shape's LAT_PROBE_ARGS;
+# returns once it has filled its working set
+LAT_PROBE_ARGS=()
+start_probe_in() {
+	local sl=$1 end=$((SECONDS + 300)) f pid
+	shift
+	f="$WORK/probe"
+	[[ "$sl" == high ]] || f="$WORK/probe-$sl"
+	rm -f "$f.ready"
+	run_unit "bench-probe-$sl" "$sl.slice" "$BENCH" latency --mib "$PROBE_MIB" --rate "$PROBE_RATE" \
+		--pages "$PROBE_PAGES" --ready "$f.ready" --latencies "$f.lat" \
+		--log "$f.log" ${LAT_PROBE_ARGS[@]+"${LAT_PROBE_ARGS[@]}"} "$@" >"$f.out" &
+	pid=$!
+	while [[ ! -e "$f.ready" ]]; do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid"; die "the latency probe in $sl.slice exited (status $?) before it was ready"; }
+		((SECONDS < end)) || die "the latency probe in $sl.slice did not fill its $PROBE_MIB MiB in 300 s"
 		sleep 0.2
 	done
+	PROBE_IN_PID=$pid
 }
 
 # L1: high.slice serves requests while low.slice's batch writer overflows
@@ -814,12 +942,16 @@ start_probe() {
 # and refaults over that time; low.slice's rate over the last WINDOW
 # seconds and over the whole run.
 run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
-	local sc=$1 watcher writer psi0 psi1 ref0 cpu0 cpu1 t0 t1
+	local sc=$1 watcher writer psi0 psi1 ref0 cpu0 cpu1 t0 t1 mid_pid=""
 	protection_latency "$2"
 	latency_meta
-	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s in high.slice, ${LAT_WARM}s alone, then low.slice writes $MIB MiB for ${SECONDS_RUN}s ($2)"
+	say "$sc: probe $PROBE_MIB MiB at $PROBE_RATE/s in high.slice$( ((TWO_SERVICES)) && echo " and in mid.slice"), ${LAT_WARM}s alone, then low.slice writes $MIB MiB for ${SECONDS_RUN}s ($2)"
 	# a warm-up as long as the test may run: SIGUSR1 ends it when the writer starts
 	start_probe --warm-up 3600 --seconds "$SECONDS_RUN"
+	if ((TWO_SERVICES)); then
+		start_probe_in mid --warm-up 3600 --seconds "$SECONDS_RUN" --seed 2
+		mid_pid=$PROBE_IN_PID
+	fi
 	sleep "$LAT_WARM"
 	diag_snapshot "$WORK/diag.before"
 	psi0=$(psi_totals) ref0=$(refaults high.slice) cpu0=$(cpu_usec high.slice) t0=$(date +%s.%N)
@@ -835,8 +967,15 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	done
 	systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-high.service ||
 		die "could not end the latency probe's warm-up (SIGUSR1 to bench-probe-high.service)"
+	if ((TWO_SERVICES)); then
+		systemctl kill --signal=SIGUSR1 --kill-whom=main bench-probe-mid.service ||
+			die "could not end mid.slice's probe's warm-up"
+	fi
+	ticks_start
 	wait "$writer" || die "low.slice's writer failed"
 	wait "$PROBE_PID" || die "the latency probe failed"
+	[[ -z "$mid_pid" ]] || wait "$mid_pid" || die "mid.slice's latency probe failed"
+	ticks_stop "$sc"
 	kill "$watcher" 2>/dev/null || true
 	psi1=$(psi_totals) cpu1=$(cpu_usec high.slice) t1=$(date +%s.%N)
 	diag_snapshot "$WORK/diag.after"
@@ -844,9 +983,65 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 	sed 's/^/  probe: /' "$WORK/probe.out" >&2
 	probe_results "$sc" "$WORK/probe.out"
 	probe_histogram "$sc" "$WORK/probe.lat"
+	if ((TWO_SERVICES)); then
+		sed 's/^/  mid probe: /' "$WORK/probe-mid.out" >&2
+		probe_results "$sc" "$WORK/probe-mid.out" mid
+		emit_series "$sc" mid "$WORK/probe-mid.log"
+	fi
 	psi_results "$sc" "$psi0" "$psi1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
 	result "$sc" high_refaults "$(($(refaults high.slice) - ref0))" pages
 	# what memcgd's CPUUsage= sees of the probe (latency/50-high.conf counts it active at 1%)
+	result "$sc" high_cpu_share "$(awk -v d=$((cpu1 - cpu0)) -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.2f", d / 1e4 / (b - a) }')" %
+	emit_series "$sc" high "$WORK/probe.log"
+	emit_series "$sc" low "$WORK/low.log"
+	result "$sc" low "$(window_rate "$WORK/low.log")" MiB/s
+	result "$sc" low_mean "$(mean_rate "$WORK/low.log")" MiB/s
+	memcgd_counters "$sc"
+}
+
+# L1lowfirst: low.slice's writer starts first (memcgd.bench_head_start
+# seconds, default 20: RAM is full of its pages), then high.slice's probe
+# starts, fills its working set against the writer (high_fill_s) and
+# measures SECONDS_RUN; the writer is stopped when the probe is done (its log
+# ends there: bench/targets.py takes low.slice's rate from the end of its
+# first pass over its buffer to the end of the log).
+run_latency_lowfirst() {	# run_latency_lowfirst SCENARIO CONFIG
+	local sc=$1 head writer watcher psi0 psi1 ref0 cpu0 cpu1 t0 t1 f0 f1
+	head=$(cmdline_value memcgd.bench_head_start 20)
+	protection_latency "$2"
+	latency_meta
+	echo "BENCH meta head_start $head"
+	say "$sc: low.slice writes $MIB MiB from the start, high.slice's probe ($PROBE_MIB MiB at $PROBE_RATE/s) starts ${head}s later and measures ${SECONDS_RUN}s ($2)"
+	diag_snapshot "$WORK/diag.before"
+	watch_memcgd &
+	watcher=$!
+	rm -f "$WORK/low.log"
+	# long enough for any fill: stopped when the probe is done
+	run_unit bench-writer-low low.slice "$BENCH" writer --mib "$MIB" --seconds $((head + SECONDS_RUN + 900)) \
+		--log "$WORK/low.log" >&2 &
+	writer=$!
+	sleep "$head"
+	kill -0 "$writer" 2>/dev/null || die "low.slice's writer exited before the probe started"
+	ref0=$(refaults high.slice) f0=$(date +%s.%N)
+	start_probe --seconds "$SECONDS_RUN"
+	f1=$(date +%s.%N)
+	result "$sc" high_fill_s "$(awk -v a="$f0" -v b="$f1" 'BEGIN { printf "%.1f", b - a }')" s
+	psi0=$(psi_totals) cpu0=$(cpu_usec high.slice) t0=$f1
+	ticks_start
+	wait "$PROBE_PID" || die "the latency probe failed"
+	ticks_stop "$sc"
+	psi1=$(psi_totals) cpu1=$(cpu_usec high.slice) t1=$(date +%s.%N)
+	systemctl stop bench-writer-low.service 2>/dev/null || true
+	wait "$writer" || true	# stopped: its log is complete to its last second
+	kill "$watcher" 2>/dev/null || true
+	diag_snapshot "$WORK/diag.after"
+	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
+	sed 's/^/  probe: /' "$WORK/probe.out" >&2
+	probe_results "$sc" "$WORK/probe.out"
+	probe_histogram "$sc" "$WORK/probe.lat"
+	psi_results "$sc" "$psi0" "$psi1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+	result "$sc" high_refaults "$(($(refaults high.slice) - ref0))" pages
 	result "$sc" high_cpu_share "$(awk -v d=$((cpu1 - cpu0)) -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.2f", d / 1e4 / (b - a) }')" %
 	emit_series "$sc" high "$WORK/probe.log"
@@ -863,7 +1058,7 @@ run_latency_contention() {	# run_latency_contention SCENARIO CONFIG
 # to finish it); 10 s after that cut-off the probe serves WAKE_REQUESTS more
 # requests (L3: high_wake_p99, the price of having let its memory go).
 run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
-	local sc=$1 settle idle out
+	local sc=$1 settle idle out cpu0 cpu1 t0 t1
 	settle=$(cmdline_value memcgd.bench_idle_settle 8)
 	idle=$((settle + SECONDS_RUN + 10))
 	protection_latency "$2"
@@ -879,8 +1074,14 @@ run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
 	fi
 	echo "BENCH meta high_memory_current_before_mib $(cgroup_mib high.slice memory.current)"
 	diag_snapshot "$WORK/diag.before"
+	cpu0=$(cpu_usec high.slice) t0=$(date +%s.%N)
+	ticks_start
 	out=$(run_unit bench-writer-low low.slice "$BENCH" writer --mib "$MIB" --work "$WORK_MIB" \
 		--seconds "$SECONDS_RUN" --log "$WORK/low.log") || die "low.slice's writer failed"
+	cpu1=$(cpu_usec high.slice) t1=$(date +%s.%N)
+	# what memcgd's CPUUsage= sees of the idle probe while low.slice works
+	result "$sc" high_cpu_share "$(awk -v d=$((cpu1 - cpu0)) -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.2f", d / 1e4 / (b - a) }')" %
 	printf '%s\n' "$out" >&2
 	result "$sc" high_resident_at_work_end "$(cgroup_mib high.slice memory.current)" MiB
 	result "$sc" high_swapped_at_work_end "$(cgroup_mib high.slice memory.swap.current)" MiB
@@ -895,6 +1096,7 @@ run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
 		die "the writer printed no --work line: $out"
 	fi
 	wait "$PROBE_PID" || die "the latency probe failed"
+	ticks_stop "$sc"
 	diag_snapshot "$WORK/diag.after"
 	diag_delta "$sc" "$WORK/diag.before" "$WORK/diag.after"
 	sed 's/^/  probe: /' "$WORK/probe.out" >&2
@@ -902,6 +1104,71 @@ run_latency_idle() {	# run_latency_idle SCENARIO CONFIG
 	probe_histogram "$sc" "$WORK/probe.lat"
 	emit_series "$sc" low "$WORK/low.log"
 	memcgd_counters "$sc"
+}
+
+# --- Workload shapes (issue 32, item 2): labelled scenarios SHAPE-CONFIG,
+# CONFIG memcgd (the shipped example policies, as L1-memcgd) or low
+# (memory.low on the service, sized to its working set + 64 MiB, as L1-low),
+# declared here before any run; the main shape (L1-*, L2-*) is unchanged:
+#   L1w25, L2w25   the probe's working set 25 % of RAM (main: 50 %)
+#   L1w70, L2w70   70 % of RAM
+#   L1zipf         pages chosen Zipf-skewed, exponent ZIPF_S (0.99, as YCSB's
+#                  default) instead of uniformly
+#   L1onoff        an on/off service: after its warm-up the probe is busy 5-15 s
+#                  (uniform) and idle 1-60 s (log-uniform) in turn, the periods
+#                  drawn from the run's recorded seed and the boot's group
+#                  (memcgd.bench_seed, memcgd.bench_group: both conditions of a
+#                  pairing group see the same), meta onoff_periods; high_wake_p99
+#                  is the first ONOFF_WAKE requests after each idle gap
+#   L1lowfirst     low.slice's writer arrives first (run_latency_lowfirst)
+#   L1two          two latency services, high.slice and mid.slice, each 25 % of
+#                  RAM; memcgd: the shipped high.slice policy and the same as
+#                  mid.slice with Priority=30 (mid_policy); low: memory.low on
+#                  both; results high_* and mid_*
+ZIPF_S=0.99
+ONOFF_WAKE=20
+TWO_SERVICES=0
+
+mid_policy() {	# mid_policy HIGH_CONF: the shipped high.slice policy as mid.slice, Priority=30
+	sed -e 's/^Name=high\.slice$/Name=mid.slice/' -e 's/^Priority=.*/Priority=30/' "$1"
+}
+
+onoff_periods() {	# "BUSY,IDLE,..." seconds covering SECONDS_RUN, from the seed and the group
+	python3 - "$(cmdline_value memcgd.bench_seed 0)" "$(cmdline_value memcgd.bench_group 0)" "$SECONDS_RUN" <<-'PY'
+	import math, random, sys
+	seed, group, total = sys.argv[1], sys.argv[2], float(sys.argv[3])
+	rng = random.Random(f"memcgd-bench onoff {seed} {group}")
+	out, t = [], 0.0
+	while t < total:
+	    busy = 5 + 10 * rng.random()
+	    gap = math.exp(rng.random() * math.log(60))
+	    out += [busy, gap]
+	    t += busy + gap
+	print(",".join(f"{x:.1f}" for x in out))
+	PY
+}
+
+run_shape() {	# run_shape SCENARIO: SHAPE-CONFIG
+	local sc=$1 shape=${1%-*} config=${1##*-} periods
+	[[ "$config" == memcgd || "$config" == low ]] || die "shape $shape: configuration '$config', want memcgd or low"
+	echo "BENCH meta shape $shape"
+	case "$shape" in
+	L1w25|L2w25) PROBE_MIB=$((mem_total_mib * 25 / 100)) ;;
+	L1w70|L2w70) PROBE_MIB=$((mem_total_mib * 70 / 100)) ;;
+	L1zipf) LAT_PROBE_ARGS=(--zipf "$ZIPF_S"); echo "BENCH meta zipf_s $ZIPF_S" ;;
+	L1onoff)
+		periods=$(onoff_periods) || die "could not draw the on/off periods"
+		echo "BENCH meta onoff_periods $periods"
+		LAT_PROBE_ARGS=(--periods "$periods" --wake "$ONOFF_WAKE") ;;
+	L1two) PROBE_MIB=$((mem_total_mib / 4)); TWO_SERVICES=1 ;;
+	L1lowfirst) ;;
+	*) die "unknown workload shape '$shape'" ;;
+	esac
+	case "$shape" in
+	L2*) run_latency_idle "$sc" "$config" ;;
+	L1lowfirst) run_latency_lowfirst "$sc" "$config" ;;
+	*) run_latency_contention "$sc" "$config" ;;
+	esac
 }
 
 # --- NUMA scenarios (issue 19, "Measure"): N-memcgd, N-off, N-global

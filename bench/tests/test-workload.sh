@@ -277,6 +277,44 @@ got=$(source "$lib"; probe_results L1-x "$tmp/p.out" | tr '\n' ';')
 [[ "$got" == "BENCH result L1-x high_requests 400 requests;BENCH result L1-x high_p99 1.500 ms;BENCH result L1-x high_wake_p99 30.000 ms;" ]] &&
 	ok "probe_results" || fail "probe_results: '$got'"
 
+# the per-second counters (issue 32): tick_once on files shaped like a slice's
+# (the slice from the directory, the resource from the file name) and
+# /proc/vmstat's (sys); ticks_stop's totals: PSI totals (us) as % of the
+# sampled time, counters as deltas
+mkdir -p "$tmp/cg/high.slice" "$tmp/proc"
+printf 'some avg10=1.50 avg60=0.00 avg300=0.00 total=1000\nfull avg10=0.50 avg60=0.00 avg300=0.00 total=400\n' \
+	>"$tmp/cg/high.slice/memory.pressure"
+printf 'anon 5\nworkingset_refault_anon 7\nworkingset_refault_file 3\npgscan 11\npgsteal 9\n' >"$tmp/cg/high.slice/memory.stat"
+echo 4096 >"$tmp/cg/high.slice/memory.current"
+printf 'nr_free_pages 1\npgscan_kswapd 20\nallocstall_normal 2\n' >"$tmp/proc/vmstat"
+got=$(source "$lib"; tick_once 2.0 "$tmp/cg/high.slice/memory.pressure" "$tmp/cg/high.slice/memory.stat" \
+	"$tmp/cg/high.slice/memory.current" "$tmp/proc/vmstat" | tr '\n' ';')
+[[ "$got" == "2.0 high.memory.some_avg10 1.50;2.0 high.memory.some_total 1000;2.0 high.memory.full_avg10 0.50;2.0 high.memory.full_total 400;2.0 high.stat.workingset_refault_anon 7;2.0 high.stat.workingset_refault_file 3;2.0 high.stat.pgscan 11;2.0 high.stat.pgsteal 9;2.0 high.memory.current 4096;2.0 sys.vmstat.pgscan_kswapd 20;2.0 sys.vmstat.allocstall_normal 2;" ]] &&
+	ok "tick_once: PSI, memory.stat, memory.current, vmstat" || fail "tick_once: '$got'"
+printf '0.0 high.memory.some_total 1000\n0.0 high.stat.pgscan 11\n0.0 sys.vmstat.pgscan_kswapd 20\n0.0 high.memory.some_avg10 0.0\n10.0 high.memory.some_total 501000\n10.0 high.stat.pgscan 111\n10.0 sys.vmstat.pgscan_kswapd 20\n10.0 high.memory.some_avg10 5.0\n' \
+	>"$tmp/ticks.txt"
+printf '0.0 {"slices": []}\n' >"$tmp/status.jsonl"
+true &
+gone=$!	# a finished sampler: ticks_stop kills and waits for it
+wait "$gone"
+got=$(source "$lib"; WORK=$tmp; TICKS_PID=$gone; ticks_stop L1-x 2>/dev/null | tr '\n' ';')
+[[ "$got" == *"BENCH tick L1-x 10.0 high.stat.pgscan 111;"* && "$got" == *'BENCH status L1-x 0.0 {"slices": []};'* &&
+	"$got" == *"BENCH result L1-x diag_psi_high_memory_some 5.00 %;"* && "$got" == *"BENCH result L1-x diag_tick_high_pgscan 100;"* &&
+	"$got" == *"BENCH result L1-x diag_tick_sys_pgscan_kswapd 0;"* && "$got" != *"diag_tick_high_some_avg10"* ]] &&
+	ok "ticks_stop: the series, the raw status, PSI 0.5 s of 10 s = 5 %, pgscan +100" || fail "ticks_stop: '$got'"
+
+# the on/off service's periods: from the seed and the group, busy 5-15 s, gaps 1-60 s, covering the run
+p1=$(source "$lib"; SECONDS_RUN=80; cmdline_value() { case "$1" in memcgd.bench_seed) echo 42 ;; *) echo 3 ;; esac; }; onoff_periods)
+p2=$(source "$lib"; SECONDS_RUN=80; cmdline_value() { case "$1" in memcgd.bench_seed) echo 42 ;; *) echo 3 ;; esac; }; onoff_periods)
+p3=$(source "$lib"; SECONDS_RUN=80; cmdline_value() { case "$1" in memcgd.bench_seed) echo 42 ;; *) echo 4 ;; esac; }; onoff_periods)
+awk -v p="$p1" 'BEGIN { n = split(p, v, ","); if (n < 2 || n % 2) exit 1
+	for (i = 1; i <= n; i++) { t += v[i]; if (i % 2 ? v[i] < 5 || v[i] > 15 : v[i] < 1 || v[i] > 60) exit 1 }
+	exit t < 80 || t - v[n] - v[n - 1] >= 80 }' && [[ "$p1" == "$p2" && "$p1" != "$p3" ]] &&
+	ok "onoff_periods: $p1 (again the same; another group, another)" || fail "onoff_periods: '$p1' '$p2' '$p3'"
+got=$(source "$lib"; printf '[Slice]\nName=high.slice\nPriority=50\n[Protect]\nMode=min\n' >"$tmp/h.conf"; mid_policy "$tmp/h.conf" | tr '\n' ';')
+[[ "$got" == "[Slice];Name=mid.slice;Priority=30;[Protect];Mode=min;" ]] && ok "mid_policy: the high.slice policy as mid.slice, Priority=30" ||
+	fail "mid_policy: '$got'"
+
 # the NUMA scenarios' helpers: the workload's summary as results (shares,
 # passes, time to 90 %) and meta lines, its log as two series, memory.stat deltas
 printf 'numa pages 2048\nnuma first_node0_share 0.9000\nnuma first_node1_share 0.1000\nnuma run_cpu 1\nnuma local_share 0.9500\nnuma passes_per_s 12.500\nnuma seconds_to_90 -1\nnoise\nnuma x\n' >"$tmp/n.out"
