@@ -195,7 +195,12 @@ def setup_section(data, out):
         key = f"{b.kernel} {b.mode}" + (" with 2 NUMA nodes" if b.numa else "")
         kinds[key] = kinds.get(key, 0) + 1
     seeds = list(dict.fromkeys(b.seed for b in data.boots if b.seed))
-    if seeds:
+    if seeds and any(r.pair == 2 for r in runs):
+        order = (f"the scenario order of each boot is shuffled from the recorded seed "
+                 f"{', '.join(seeds)}, the two conditions of each decisive pair as one block of "
+                 "four runs, ABBA or BAAB alternating over the boots (bench/schedule.py; the # "
+                 "column of the last table shows the order, a second run of a block as SCENARIO.2)")
+    elif seeds:
         order = (f"the scenario order of each boot is shuffled from the recorded seed "
                  f"{', '.join(seeds)} (bench/stats.py scenario_order; the # column of the last "
                  "table shows it)")
@@ -553,7 +558,7 @@ def raw_tables(data, out):
         res = ", ".join(f"{m}={'/'.join(fmt(x) for x in v)}" for m, v in r.results.items()
                         if not bdata.is_diag(m))
         wall = f"{r.load[0]:.0f}" if r.load else "-"
-        out.append(f"| {r.boot} | {r.order} | {r.scenario} | {r.status} | "
+        out.append(f"| {r.boot} | {r.order} | {r.test()} | {r.status} | "
                    f"{('yes' + (' (stalled)' if r.stalled else '')) if r.accepted else 'no: ' + r.reason} | {wall} | {fmt(r.qemu_per_s())} | "
                    f"{fmt(r.other_per_s())} | {res} |")
     out.append("")

@@ -630,7 +630,10 @@ with tempfile.TemporaryDirectory() as root:
     check(len(c) == 7 and c[3] == "8 (4 boots)" and c[5] == "missed", f"E: L2 missed: {row_of(md, 'L2')}")
     c = cells(md, "L3")
     check(len(c) == 7 and c[3] == "8 (4 boots)" and c[5] == "inconclusive", f"E: L3 inconclusive: {row_of(md, 'L3')}")
-    check("| rerun1-rep3-patched | 1 | L2-memcgd |" in md, "E: the rerun boot's run in the raw table")
+    check("| rerun1-rep3-patched | 1 | L2-memcgd.2 |" in md and "| rep1-patched | 4 | L1-memcgd.2 |" in md,
+          "E: the raw table names a block's second runs by their test, SCENARIO.2, the rerun's too")
+    check("the two conditions of each decisive pair as one block of four runs" in md,
+          "E: the setup says how the order was made")
     bd = os.path.join(out_e, "bench-data")
     runs_rows = list(csv.DictReader(open(os.path.join(bd, "runs.csv"))))
     check({(r["boot"], r["scenario"], r["pair"]) for r in runs_rows if r["boot"] == "rep1-patched"} ==

@@ -163,5 +163,15 @@ check(cli.returncode == 2 and "icount" in cli.stderr, f"--target P3 refused: {cl
 cli = subprocess.run([sys.executable, sys.argv[1], "pairs", "--target", "nope"], capture_output=True, text=True)
 check(cli.returncode == 2 and "not a ratio" in cli.stderr, f"--target nope refused: {cli.stderr.strip()}")
 
+# every shape scenario of bench/targets.py is a VM test that bench/meson.build installs
+import re  # noqa: E402
+import targets  # noqa: E402
+with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "meson.build")) as f:
+    meson = f.read()
+m = re.search(r"foreach shape : \[([^]]*)\]", meson)
+installed = set(re.findall(r"'([^']+)'", m.group(1))) if m else set()
+wanted = {sc.rsplit("-", 1)[0] for sc in targets.shape_scenarios()}
+check(installed == wanted, f"meson.build installs the shapes of targets.py: {sorted(installed)} vs {sorted(wanted)}")
+
 done()
 print("all schedule checks passed")
