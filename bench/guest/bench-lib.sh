@@ -914,8 +914,10 @@ start_probe() {
 # files $WORK/probe[-SHORT].*; PROBE_IN_PID), with the shape's LAT_PROBE_ARGS;
 # returns once it has filled its working set
 LAT_PROBE_ARGS=()
+# seconds a probe may take to fill its working set (L1lowfirst: against the writer)
+PROBE_FILL_TIMEOUT=300
 start_probe_in() {
-	local sl=$1 end=$((SECONDS + 300)) f pid
+	local sl=$1 end=$((SECONDS + PROBE_FILL_TIMEOUT)) f pid
 	shift
 	f="$WORK/probe"
 	[[ "$sl" == high ]] || f="$WORK/probe-$sl"
@@ -926,7 +928,7 @@ start_probe_in() {
 	pid=$!
 	while [[ ! -e "$f.ready" ]]; do
 		kill -0 "$pid" 2>/dev/null || { wait "$pid"; die "the latency probe in $sl.slice exited (status $?) before it was ready"; }
-		((SECONDS < end)) || die "the latency probe in $sl.slice did not fill its $PROBE_MIB MiB in 300 s"
+		((SECONDS < end)) || die "the latency probe in $sl.slice did not fill its $PROBE_MIB MiB in $PROBE_FILL_TIMEOUT s"
 		sleep 0.2
 	done
 	PROBE_IN_PID=$pid
@@ -1024,7 +1026,7 @@ run_latency_lowfirst() {	# run_latency_lowfirst SCENARIO CONFIG
 	sleep "$head"
 	kill -0 "$writer" 2>/dev/null || die "low.slice's writer exited before the probe started"
 	ref0=$(refaults high.slice) f0=$(date +%s.%N)
-	start_probe --seconds "$SECONDS_RUN"
+	PROBE_FILL_TIMEOUT=900 start_probe --seconds "$SECONDS_RUN"
 	f1=$(date +%s.%N)
 	result "$sc" high_fill_s "$(awk -v a="$f0" -v b="$f1" 'BEGIN { printf "%.1f", b - a }')" s
 	psi0=$(psi_totals) cpu0=$(cpu_usec high.slice) t0=$f1
