@@ -39,31 +39,6 @@ int own_cgroup_path(char **ret)
 	return -ENOENT;
 }
 
-static char *unit_cgroup(sd_bus *bus, const char *unit)
-{
-	sd_bus_error error = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
-	char *cgroup = NULL;
-	const char *path;
-
-	if (!bus)
-		return strjoin3("/system.slice/", unit, "");
-	if (sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
-			       "org.freedesktop.systemd1.Manager", "GetUnit", &error, &reply, "s", unit) >= 0 &&
-	    sd_bus_message_read(reply, "o", &path) >= 0)
-		(void)sd_bus_get_property_string(bus, "org.freedesktop.systemd1", path,
-						 "org.freedesktop.systemd1.Service", "ControlGroup", &error, &cgroup);
-	sd_bus_message_unref(reply);
-	sd_bus_error_free(&error);
-	if (cgroup && !cgroup[0]) {
-		free(cgroup);
-		cgroup = NULL;
-	}
-	/* not loaded, or the bus is down: where systemd puts it by default (add() checks that the
-	 * directory exists) */
-	return cgroup ? cgroup : strjoin3("/system.slice/", unit, "");
-}
-
 static void add(struct exempt_set *e, const char *cgroup_root, char *path)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -85,15 +60,66 @@ static void add(struct exempt_set *e, const char *cgroup_root, char *path)
 	e->paths[e->n++] = path;
 }
 
-int exempt_collect(sd_bus *bus, const char *cgroup_root, struct exempt_set *ret)
+int exempt_collect(const char *cgroup_root, char *const *unit_cgroups, const char *own_from_bus,
+		   struct exempt_set *ret)
 {
 	char *own = NULL;
 
 	memset(ret, 0, sizeof(*ret));
-	if (own_cgroup_path(&own) == 0)
-		add(ret, cgroup_root, own);
+	/* "/": memcgd's cgroup is the root of its cgroup namespace, which says nothing about where
+	 * it is in the tree memcgd manages; systemd knows (its unit's ControlGroup) */
+	if (own_cgroup_path(&own) == 0 && streq(own, "/")) {
+		free(own);
+		own = own_from_bus ? strdup(own_from_bus) : NULL;
+	}
+	add(ret, cgroup_root, own);
 	add(ret, cgroup_root, strdup("/init.scope"));
 	for (size_t i = 0; i < n_exempt_units; i++)
-		add(ret, cgroup_root, unit_cgroup(bus, exempt_units[i]));
+		add(ret, cgroup_root, unit_cgroups && unit_cgroups[i] ? strdup(unit_cgroups[i])
+								      : strjoin3("/system.slice/", exempt_units[i], ""));
 	return 0;
+}
+
+const char *exempt_inside_slice(const struct exempt_set *e, const char *slice)
+{
+	_cleanup_free_ char *rel = slice_cgroup_path(slice);
+	size_t n;
+
+	if (!rel)
+		return NULL;
+	n = strlen(rel);
+	for (size_t i = 0; i < e->n; i++) {
+		const char *p = e->paths[i];
+
+		p += p[0] == '/';
+		if (strncmp(p, rel, n) == 0 && (p[n] == '/' || p[n] == '\0'))
+			return e->paths[i];
+	}
+	return NULL;
+}
+
+size_t exempt_refuse_policies(struct memcgd_config *c, const struct exempt_set *e, struct diag_list *d)
+{
+	size_t w = 0, refused = 0;
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		struct slice_conf *s = &c->slices[i];
+		const char *inside = s->name ? exempt_inside_slice(e, s->name) : NULL;
+		bool delay = s->settings.throttle_delay_usec != 0, background = s->settings.reclaim_background;
+
+		if (inside && (delay || background)) {
+			diag_add(d, s->file, background && s->background_line ? s->background_line : s->name_line,
+				 "%s contains %s, which memcgd never holds back (memcgd itself, PID 1, journald, dbus, "
+				 "logind): %s%s%s is refused on this slice; policies on it may protect (Mode=) but "
+				 "neither throttle (Delay=0) nor reclaim in the background", s->name, inside,
+				 delay ? "[Throttle] Delay= other than 0" : "", delay && background ? " and " : "",
+				 background ? "[Reclaim] Background=yes" : "");
+			slice_conf_done(s);
+			refused++;
+			continue;
+		}
+		c->slices[w++] = *s;
+	}
+	c->n_slices = w;
+	return refused;
 }

@@ -28,6 +28,7 @@ static const struct {
 	{ "reload-failed", "7a16179597024787a29ce5388625f3ae" },
 	{ "removed", "a16e0aa54e9f4ef5b89e8c4822dd9409" },
 	{ "skipped", "50a9f771618848d79460241992cd5efc" },
+	{ "config-problem", "1c3b628bb995471891be555448e86ac1" },
 	{ "dry-run", "6a3fc90306bc4a82bfb88e0f42be3ad6" },
 	{ "bus-lost", "090ae704b1d644318bdf785f29f21f9e" },
 	{ "bus-connected", "4b8d4d113f9541c59b693209e9f1e0f0" },

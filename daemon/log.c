@@ -46,3 +46,23 @@ void log_transition(int level, const char *event, const char *slice, long priori
 	if (!getenv("JOURNAL_STREAM"))
 		log_msg(level, "%s", msg);
 }
+
+void log_config_problem(int level, const char *file, unsigned line, const char *message)
+{
+	char msg[1024];
+
+	if (line)
+		snprintf(msg, sizeof(msg), "%s:%u: %s", file ? file : "?", line, message ? message : "?");
+	else
+		snprintf(msg, sizeof(msg), "%s: %s", file ? file : "?", message ? message : "?");
+	sd_journal_send("MESSAGE=%s", msg,
+			"MESSAGE_ID=%s", log_message_id("config-problem"),
+			"PRIORITY=%d", level,
+			"MEMCGD_EVENT=config-problem",
+			"CONFIG_FILE=%s", file ? file : "",
+			"CONFIG_LINE=%u", line,
+			"SYSLOG_IDENTIFIER=memcgd",
+			NULL);
+	if (!getenv("JOURNAL_STREAM"))
+		log_msg(level, "%s", msg);
+}

@@ -27,3 +27,8 @@ extern int log_max_level;
 __attribute__((format(printf, 6, 7)))
 void log_transition(int level, const char *event, const char *slice, long priority, uint64_t value,
 		    const char *fmt, ...);
+
+/* One structured journal record per configuration problem (memcgd.d(5), "Invalid files"):
+ * MEMCGD_EVENT=config-problem, CONFIG_FILE=file, CONFIG_LINE=line (0: the file as a whole) and
+ * "file:line: message" as MESSAGE. */
+void log_config_problem(int level, const char *file, unsigned line, const char *message);

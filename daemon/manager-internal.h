@@ -32,10 +32,21 @@ void mgr_schedule_resolve(struct manager *m);
 void mgr_detach_slice(struct manager *m, uint32_t slot, enum attach_state attach, const char *why);
 /* Finds every managed slice's cgroup and (de)attaches; parents before children. */
 void mgr_resolve_all(struct manager *m, enum resolve_scope scope);
+
+/* manager-bus.c: the connection (asynchronous, deadlines, reconnect with a backoff) */
+int mgr_bus_start(struct manager *m);
+void mgr_bus_stop(struct manager *m);
+/* The connection broke, hung or never answered; reconnect with a backoff. */
+void mgr_bus_lost(struct manager *m, const char *why);
+/* Lookups can be sent (a connection that has not been given up). */
+bool mgr_bus_usable(const struct manager *m);
+/* Asks systemd for the slice's cgroup; the answer lands in rt->lookup and schedules a resolve. */
+int mgr_lookup_slice(struct manager *m, uint32_t slot);
+/* Collects the exempt cgroups again (bus lookups, or the default paths without a bus). */
 void mgr_refresh_exempt(struct manager *m);
 
-/* manager.c: the bus connection broke; reconnect with a backoff */
-void mgr_bus_lost(struct manager *m, const char *why);
+/* manager.c: READY=1 once the start has set up everything and the first lookups are applied */
+void mgr_maybe_ready(struct manager *m);
 
 /* manager-sampler.c */
 void mgr_sample(struct manager *m);

@@ -323,6 +323,8 @@ static bool still_in_place(struct manager *m, struct slice_rt *rt)
  * attach is retried with a backoff. */
 static bool resolve_due(struct manager *m, const struct slice_rt *rt, enum resolve_scope scope, uint64_t now)
 {
+	if (rt->lookup.pending)
+		return false; /* its answer schedules a resolve */
 	if (rt->dirty || scope == RESOLVE_ALL)
 		return true;
 	if (rt->attach == ATTACH_FAILED)
@@ -330,10 +332,62 @@ static bool resolve_due(struct manager *m, const struct slice_rt *rt, enum resol
 	if (scope == RESOLVE_CHECK)
 		return true;
 	/* without a bus the naming rule is one stat() */
-	return !rt->cgroup && !(m->bus && sd_bus_is_open(m->bus) > 0);
+	return !rt->cgroup && !mgr_bus_usable(m);
 }
 
-/* Finds every managed slice's cgroup and (de)attaches; parents before children. */
+/* A managed slice that contains this one and whose lookup is on its way: this one waits for it,
+ * so that parents are attached before their children whatever order the answers come in. */
+static bool ancestor_pending(struct manager *m, uint32_t slot)
+{
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (k != slot && m->rt[k].in_use && m->rt[k].lookup.pending &&
+		    slice_is_ancestor(m->rt[k].conf.name, m->rt[slot].conf.name))
+			return true;
+	return false;
+}
+
+/* r: 1 the slice runs in cgroup (taken), 0 it does not (reason), -errno (reason): keep what is. */
+static void apply_resolution(struct manager *m, uint32_t k, int r, char *cgroup, const char *reason)
+{
+	struct slice_rt *rt = &m->rt[k];
+
+	if (r < 0) {
+		log_warning("%s: %s", rt->conf.name, reason);
+		rt->dirty = true; /* ask again */
+		free(cgroup);
+		return;
+	}
+	if (r == 0) {
+		free(cgroup);
+		if (rt->cgroup)
+			mgr_detach_slice(m, k, ATTACH_NOT_RUNNING, reason);
+		else
+			mgr_set_attach(rt, ATTACH_NOT_RUNNING, reason);
+		return;
+	}
+	attach_slice(m, k, cgroup);
+}
+
+/* No bus: systemd's naming rule, and the directory must exist. */
+static void resolve_by_path(struct manager *m, uint32_t k)
+{
+	struct slice_rt *rt = &m->rt[k];
+	_cleanup_free_ char *rel = slice_cgroup_path(rt->conf.name);
+	_cleanup_free_ char *dir = rel ? strjoin3(m->opt.cgroup_root, "/", rel) : NULL;
+	char reason[256];
+	struct stat st;
+
+	if (dir && stat(dir, &st) == 0) {
+		apply_resolution(m, k, 1, strjoin3("/", rel, ""), "");
+		return;
+	}
+	snprintf(reason, sizeof(reason), "no cgroup %s", dir ? dir : "?");
+	apply_resolution(m, k, 0, NULL, reason);
+}
+
+/* Finds every managed slice's cgroup and (de)attaches; parents before children. With a bus,
+ * a slice's cgroup is asked of systemd without waiting: the answer comes back through
+ * rt->lookup and the next round applies it. */
 void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
 {
 	uint64_t now = mgr_now_ns(CLOCK_MONOTONIC) / 1000;
@@ -343,8 +397,6 @@ void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
 
 		for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 			struct slice_rt *rt = &m->rt[k];
-			char reason[256] = "";
-			char *cgroup = NULL;
 			int d, r;
 
 			if (!rt->in_use)
@@ -352,7 +404,17 @@ void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
 			d = depth_of(rt->conf.name);
 			if (d > depth)
 				any_deeper = true;
-			if (d != depth || !resolve_due(m, rt, scope, now))
+			if (d != depth)
+				continue;
+			if (rt->lookup.done) {
+				if (ancestor_pending(m, k))
+					continue;
+				rt->lookup.done = false;
+				apply_resolution(m, k, rt->lookup.r, rt->lookup.cgroup, rt->lookup.reason);
+				rt->lookup.cgroup = NULL;
+				continue;
+			}
+			if (!resolve_due(m, rt, scope, now))
 				continue;
 			if (scope == RESOLVE_CHECK && !rt->dirty && still_in_place(m, rt)) {
 				if (m->dry_run)
@@ -360,65 +422,20 @@ void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
 				continue;
 			}
 			rt->dirty = false;
-			if (m->bus && sd_bus_is_open(m->bus) > 0) {
-				r = bus_slice_cgroup(m->bus, rt->conf.name, &cgroup, reason, sizeof(reason));
-				if (r < 0) {
-					log_warning("%s: %s", rt->conf.name, reason);
-					rt->dirty = true; /* ask again */
-					if (r == -ECONNRESET || r == -ENOTCONN || r == -EPIPE || sd_bus_is_open(m->bus) <= 0)
-						mgr_bus_lost(m, reason);
-					continue; /* keep what we have */
-				}
-			} else {
-				/* no bus: systemd's naming rule, and the directory must exist */
-				_cleanup_free_ char *rel = slice_cgroup_path(rt->conf.name);
-				_cleanup_free_ char *dir = rel ? strjoin3(m->opt.cgroup_root, "/", rel) : NULL;
-				struct stat st;
-
-				if (dir && stat(dir, &st) == 0) {
-					cgroup = strjoin3("/", rel, "");
-					r = 1;
-				} else {
-					snprintf(reason, sizeof(reason), "no cgroup %s", dir ? dir : "?");
-					r = 0;
-				}
-			}
-			if (r == 0) {
-				if (rt->cgroup)
-					mgr_detach_slice(m, k, ATTACH_NOT_RUNNING, reason);
-				else
-					mgr_set_attach(rt, ATTACH_NOT_RUNNING, reason);
+			if (!mgr_bus_usable(m)) {
+				resolve_by_path(m, k);
 				continue;
 			}
-			attach_slice(m, k, cgroup);
+			r = mgr_lookup_slice(m, k);
+			if (r < 0) {
+				rt->dirty = true; /* ask again */
+				log_warning("%s: cannot ask systemd for its cgroup: %s", rt->conf.name, strerror(-r));
+				if (bus_error_is_lost(r) || !mgr_bus_usable(m))
+					mgr_bus_lost(m, strerror(-r));
+			}
 		}
 		if (!any_deeper)
 			break;
 	}
 }
 
-/* ---- self-protection ---- */
-
-/* memcgd's own cgroup, PID 1's and those of journald, dbus and logind are never delayed,
- * whatever the policy of the slice around them (bpf/memcgd.h, exempt). Their cgroups can change
- * when those units restart: refreshed with the periodic re-check. */
-void mgr_refresh_exempt(struct manager *m)
-{
-	struct exempt_set e;
-	int r;
-
-	exempt_collect(m->bus, m->opt.cgroup_root, &e);
-	r = policy_maps_set_exempt(&m->pm, e.ids, e.n);
-	if (r < 0)
-		log_error("cannot write the exempt map: %s", strerror(-r));
-	for (size_t i = 0; i < e.n; i++) {
-		bool known = false;
-
-		for (size_t j = 0; j < m->exempt.n; j++)
-			known |= m->exempt.ids[j] == e.ids[i];
-		if (!known)
-			log_info("%s: exempt, never delayed whatever the policy of its slice", e.paths[i]);
-	}
-	exempt_set_done(&m->exempt);
-	m->exempt = e;
-}

@@ -12,6 +12,8 @@
 
 #include "caps.h"
 #include "cgroup-files.h"
+#include "config-in-force.h"
+#include "exempt.h"
 #include "log.h"
 #include "manager-internal.h"
 #include "policy.h"
@@ -50,6 +52,10 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 				       "%s: no longer managed", m->rt[k].conf.name);
 			slice_conf_done(&m->rt[k].conf);
 			m->rt[k].in_use = false;
+			if (m->rt[k].lookup.pending)
+				m->lookups_pending--;
+			free(m->rt[k].lookup.cgroup);
+			memset(&m->rt[k].lookup, 0, sizeof(m->rt[k].lookup));
 		}
 	r = policy_assign_slots(m->slots, c, slot_of, fresh);
 	if (r < 0)
@@ -164,19 +170,36 @@ static void reload_refused(struct manager *m)
 	sd_notifyf(0, "STATUS=reload refused, previous policy kept: %.400s", m->reload_error);
 }
 
+/* Every problem of a configuration load as a journal record of its own (CONFIG_FILE=,
+ * CONFIG_LINE=); the first one, for STATUS= and the reload error, in first. */
+static void log_config_problems(const struct diag_list *d, char *first, size_t len)
+{
+	char buf[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		log_config_problem(LOG_ERR, d->items[i].file, d->items[i].line, d->items[i].message);
+		if (i == 0)
+			snprintf(first, len, "%.400s%s", diag_format(&d->items[i], buf, sizeof(buf)),
+				 d->n > 1 ? " (and more: memcgctl status)" : "");
+	}
+}
+
+/* The same rule as at start: the valid files apply, a file with a problem is left out (the
+ * policies it had in force stay until it is fixed). Only an invalid memcgd.conf, whose defaults
+ * concern every slice, or a change that takes a restart refuses the reload as a whole. */
 static void reload(struct manager *m)
 {
 	struct memcgd_config c;
 	struct diag_list d = {};
+	char first[512] = "";
 	int r;
 
 	m->reloads++;
 	/* everything is checked before anything changes: a refused reload changes nothing */
-	r = config_load(m->opt.root, &c, &d);
+	r = config_load_in_force(m->opt.root, &m->config, &m->exempt, &c, &d);
+	log_config_problems(&d, first, sizeof(first));
 	if (r < 0) {
-		mgr_log_diagnostics(&d, m->reload_error, sizeof(m->reload_error));
-		if (!d.n)
-			snprintf(m->reload_error, sizeof(m->reload_error), "%s", strerror(-r));
+		snprintf(m->reload_error, sizeof(m->reload_error), "%s", d.n ? first : strerror(-r));
 		reload_refused(m);
 		goto out;
 	}
@@ -211,10 +234,17 @@ static void reload(struct manager *m)
 		log_error("reload: %s", m->reload_error);
 	} else {
 		m->reload_error[0] = '\0';
-		diag_list_clear(&m->skipped); /* this configuration is valid as a whole */
+		/* the problems of the configuration now in force, and only those */
+		diag_list_clear(&m->skipped);
+		m->skipped = d;
+		memset(&d, 0, sizeof(d));
 		log_transition(LOG_NOTICE, "reloaded", NULL, 0, m->generation,
-			       "configuration reloaded: generation %" PRIu64 ", %zu slices", m->generation,
-			       m->config.n_slices);
+			       "configuration reloaded: generation %" PRIu64 ", %zu slices%s", m->generation,
+			       m->config.n_slices, m->skipped.n ? "; some files left out (memcgctl status)" : "");
+		if (m->skipped.n)
+			log_transition(LOG_ERR, "skipped", NULL, 0, m->skipped.n,
+				       "left out invalid configuration (%zu problem%s), the other files apply: %s",
+				       m->skipped.n, m->skipped.n == 1 ? "" : "s", first);
 		mgr_warn_numa_unsupported(m);
 		mgr_resolve_all(m, RESOLVE_ALL);
 	}
@@ -232,63 +262,6 @@ static int on_events_fd(sd_event_source *s, int fd, uint32_t revents, void *user
 
 	ring_buffer__consume(m->pm.events);
 	return 0;
-}
-
-/* ---- the bus: reconnect with a backoff ---- */
-
-static void on_unit_changed(const char *unit, void *userdata);
-
-static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
-{
-	struct manager *m = userdata;
-	int r;
-
-	if (m->bus) {
-		sd_bus_flush_close_unref(m->bus);
-		m->bus = NULL;
-	}
-	r = bus_connect(m->event, on_unit_changed, m, &m->bus);
-	if (r < 0) {
-		m->bus_failures++;
-		log_warning("cannot connect to systemd's bus (%s), attempt %u; next in %" PRIu64 " s, finding slices "
-			    "by their cgroup paths meanwhile", strerror(-r), m->bus_failures,
-			    mgr_backoff_usec(m->bus_failures) / USEC_PER_SEC);
-		sd_event_source_set_time_relative(s, mgr_backoff_usec(m->bus_failures));
-		sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-		return 0;
-	}
-	log_transition(LOG_NOTICE, "bus-connected", NULL, 0, m->bus_failures,
-		       "connected to the system bus again after %u attempt%s", m->bus_failures,
-		       m->bus_failures == 1 ? "" : "s");
-	m->bus_failures = 0;
-	/* signals may have been missed meanwhile */
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use)
-			m->rt[k].dirty = true;
-	mgr_schedule_resolve(m);
-	return 0;
-}
-
-/* The bus connection broke: slices are found by their paths until a reconnect succeeds. */
-void mgr_bus_lost(struct manager *m, const char *why)
-{
-	int enabled = SD_EVENT_OFF;
-
-	if (m->reconnect_src)
-		(void)sd_event_source_get_enabled(m->reconnect_src, &enabled);
-	if (!m->opt.use_bus || enabled != SD_EVENT_OFF)
-		return;
-	log_transition(LOG_WARNING, "bus-lost", NULL, 0, 0, "lost the system bus (%s): reconnecting", why);
-	m->bus_failures = 1;
-	if (!m->reconnect_src &&
-	    sd_event_add_time_relative(m->event, &m->reconnect_src, CLOCK_MONOTONIC, mgr_backoff_usec(1), 0,
-				       on_reconnect, m) < 0)
-		return;
-	sd_event_source_set_time_relative(m->reconnect_src, mgr_backoff_usec(1));
-	sd_event_source_set_enabled(m->reconnect_src, SD_EVENT_ONESHOT);
-	/* the dead connection is dropped by on_reconnect, outside its own dispatch */
-	if (m->bus)
-		sd_bus_close(m->bus);
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
@@ -318,18 +291,24 @@ static int on_resolve(sd_event_source *s, void *userdata)
 
 	mgr_resolve_all(m, RESOLVE_PENDING);
 	mgr_write_state(m);
+	mgr_maybe_ready(m);
 	return 0;
 }
 
-static void on_unit_changed(const char *unit, void *userdata)
+void mgr_maybe_ready(struct manager *m)
 {
-	struct manager *m = userdata;
-
+	if (m->ready || !m->start_done || m->lookups_pending || m->exempt_lookup.outstanding)
+		return;
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use && streq(m->rt[k].conf.name, unit)) {
-			m->rt[k].dirty = true;
-			mgr_schedule_resolve(m);
-		}
+		if (m->rt[k].in_use && m->rt[k].lookup.done)
+			return; /* the resolve that applies it calls again */
+	m->ready = true;
+	m->state = "running";
+	mgr_write_state(m);
+	sd_notify(0, "READY=1");
+	mgr_notify_status(m);
+	log_info("memcgd %s: %zu slices configured, %s", m->dry_run ? "dry run" : "running", m->config.n_slices,
+		 m->dry_run ? "measuring only (no memcg_bpf_ops attached)" : "enforcing");
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -374,11 +353,14 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
 		return -errno;
 
-	r = config_load_skipping(opt->root, &c, &d);
+	/* the exempt cgroups where systemd puts them by default (the bus refines them later): a
+	 * policy that would hold one of them back is refused from the start */
+	exempt_collect(opt->cgroup_root, NULL, NULL, &m->exempt);
+	r = config_load_in_force(opt->root, NULL, &m->exempt, &c, &d);
 	if (r < 0) {
 		char first[512] = "";
 
-		mgr_log_diagnostics(&d, first, sizeof(first));
+		log_config_problems(&d, first, sizeof(first));
 		log_error("invalid configuration, not starting (check with: memcgctl check)");
 		sd_notifyf(0, "STATUS=invalid configuration: %s", first);
 		memcgd_config_done(&c);
@@ -390,7 +372,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		char first[512] = "";
 
 		/* one bad drop-in does not stop the others (memcgd.d(5), "Invalid files") */
-		mgr_log_diagnostics(&d, first, sizeof(first));
+		log_config_problems(&d, first, sizeof(first));
 		log_transition(LOG_ERR, "skipped", NULL, 0, d.n,
 			       "left out invalid configuration (%zu problem%s), the other slices are managed: %s",
 			       d.n, d.n == 1 ? "" : "s", first);
@@ -432,6 +414,9 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	log_info("NUMA balancing: %s", m->pm.numa ? "memcg_bpf_ops::numa_balancing loaded, [NUMA] Balancing= decides per slice"
 				     : m->dry_run ? "nothing decided per slice in a dry run"
 				     : "the kernel lacks memcg_bpf_ops::numa_balancing, every slice follows kernel.numa_balancing");
+	r = policy_maps_set_exempt(&m->pm, m->exempt.ids, m->exempt.n);
+	if (r < 0)
+		log_error("cannot write the exempt map: %s", strerror(-r));
 	r = apply_config(m, &c);
 	memcgd_config_done(&c);
 	if (r < 0) {
@@ -461,28 +446,20 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	/* WATCHDOG=1 pings from the loop itself, when WatchdogSec= is set */
 	sd_event_set_watchdog(m->event, true);
 
-	if (opt->use_bus) {
-		r = bus_connect(m->event, on_unit_changed, m, &m->bus);
-		if (r < 0) {
-			log_warning("cannot connect to systemd's bus (%s): finding slices by their cgroup "
-				    "paths until it is back", strerror(-r));
-			mgr_bus_lost(m, strerror(-r));
-		}
-	}
-	mgr_refresh_exempt(m);
+	/* nothing below waits for the bus: lookups are answered through the loop, and READY=1
+	 * follows the first round of them (mgr_maybe_ready), each within its deadline */
+	mgr_bus_start(m);
 	mgr_resolve_all(m, RESOLVE_ALL);
+	mgr_refresh_exempt(m);
 
 	/* everything privileged is done except creating links for slices that start later */
 	r = caps_drop_to_runtime_set(!m->dry_run);
 	if (r < 0)
 		log_warning("continuing with the capabilities memcgd was started with");
 
-	m->state = "running";
+	m->start_done = true;
 	mgr_write_state(m);
-	sd_notify(0, "READY=1");
-	mgr_notify_status(m);
-	log_info("memcgd %s: %zu slices configured, %s", m->dry_run ? "dry run" : "running", m->config.n_slices,
-		 m->dry_run ? "measuring only (no memcg_bpf_ops attached)" : "enforcing");
+	mgr_maybe_ready(m);
 	return 0;
 }
 
@@ -505,8 +482,9 @@ void manager_free(struct manager *m)
 	sd_event_source_unref(m->tick_src);
 	sd_event_source_unref(m->resolve_src);
 	sd_event_source_unref(m->events_src);
-	sd_event_source_unref(m->reconnect_src);
-	sd_bus_flush_close_unref(m->bus);
+	mgr_bus_stop(m);
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		free(m->rt[k].lookup.cgroup);
 	sd_event_unref(m->event);
 	if (m->pm.skel)
 		policy_maps_close(&m->pm);

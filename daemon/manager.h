@@ -36,6 +36,13 @@ struct slice_rt {
 	bool dirty;                  /* resolve at the next opportunity */
 	unsigned attach_failures;    /* in a row: the retry backs off (1 s, 2 s, ... 1 min) */
 	uint64_t retry_at_usec;      /* CLOCK_MONOTONIC: no attach retry before this */
+	struct {                     /* the slice's cgroup asked of systemd (manager-bus.c) */
+		bool pending;        /* on its way */
+		bool done;           /* answered: applied by the next resolve */
+		int r;               /* 1 cgroup, 0 not running (reason), -errno (reason) */
+		char *cgroup;
+		char reason[256];
+	} lookup;
 	/* sampled by the update tick */
 	struct memcgd_slice_state st;
 	uint64_t last_faults;
@@ -81,7 +88,19 @@ struct manager {
 	sd_event_source *resolve_src;
 	sd_event_source *events_src;
 	sd_event_source *reconnect_src; /* bus reconnect timer (backoff) */
-	unsigned bus_failures;       /* reconnect attempts in a row */
+	sd_event_source *bus_deadline_src; /* a connection that has not answered Subscribe by then is lost */
+	unsigned bus_failures;       /* connections lost or failed in a row (the reconnect's backoff) */
+	bool bus_ready;              /* systemd answered Subscribe on m->bus */
+	uint64_t bus_epoch;          /* moves when a connection is given up: its late answers are ignored */
+	unsigned lookups_pending;    /* slice lookups on their way */
+	bool start_done;             /* manager_start has set everything up */
+	bool ready;                  /* READY=1 sent: the first round of lookups and attaches is done */
+	struct {                     /* the exempt units' cgroups asked of systemd (manager-bus.c) */
+		unsigned round;      /* answers of an older round are ignored */
+		unsigned outstanding;
+		char *unit_cgroups[MEMCGD_MAX_EXEMPT]; /* per exempt_units[], NULL: not known */
+		char *own;           /* memcgd's own unit's ControlGroup, when /proc/self/cgroup reads "/" */
+	} exempt_lookup;
 	struct policy_maps pm;
 	struct memcgd_config config;
 	char *slots[MEMCGD_MAX_SLICES];
@@ -90,7 +109,7 @@ struct manager {
 	uint64_t generation;
 	uint64_t reloads;
 	char reload_error[512];
-	struct diag_list skipped;    /* files left out at start (config_load_skipping) */
+	struct diag_list skipped;    /* problems of the configuration in force: files left out, policies kept (config_load_in_force) */
 	struct exempt_set exempt;    /* cgroups never delayed (self-protection) */
 	const char *state;
 	uint64_t started_usec;

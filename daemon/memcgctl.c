@@ -18,6 +18,7 @@
 #include "state.h"
 #include "status-openmetrics.h"
 #include "status-render.h"
+#include "systemd-bus.h"
 #include "units-parse.h"
 #include "util.h"
 
@@ -223,11 +224,9 @@ static bool pid_alive(pid_t pid)
  * Returns 0, or -errno with the reason in err. */
 static int systemd_main_pid(pid_t *ret, char *err, size_t len)
 {
-	sd_bus_error error = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	const struct bus_unit_query q = { .unit = "memcgd.service", .property = "MainPID", .type = 'u' };
+	struct bus_unit_result res;
 	sd_bus *bus = NULL;
-	const char *path;
-	uint32_t pid = 0;
 	int r;
 
 	r = sd_bus_open_system(&bus);
@@ -235,31 +234,19 @@ static int systemd_main_pid(pid_t *ret, char *err, size_t len)
 		snprintf(err, len, "cannot reach systemd on the system bus: %s", strerror(-r));
 		return r;
 	}
-	r = sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
-			       "org.freedesktop.systemd1.Manager", "GetUnit", &error, &reply, "s", "memcgd.service");
-	if (r < 0) {
-		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit")) {
-			*ret = 0;
-			r = 0;
-		} else {
-			snprintf(err, len, "systemd GetUnit(memcgd.service): %s", error.message ? error.message : strerror(-r));
-		}
-		goto out;
-	}
-	r = sd_bus_message_read(reply, "o", &path);
-	if (r >= 0)
-		r = sd_bus_get_property_trivial(bus, "org.freedesktop.systemd1", path,
-						"org.freedesktop.systemd1.Service", "MainPID", &error, 'u', &pid);
-	if (r < 0) {
-		snprintf(err, len, "cannot read MainPID of memcgd.service: %s", error.message ? error.message : strerror(-r));
-		goto out;
-	}
-	*ret = (pid_t)pid;
-out:
-	sd_bus_message_unref(reply);
-	sd_bus_error_free(&error);
-	sd_bus_flush_close_unref(bus);
-	return r;
+	/* the lookup memcgd itself uses (systemd-bus.c), with the same deadline */
+	r = bus_unit_lookup(bus, &q, BUS_DEADLINE_USEC, &res);
+	if (r < 0)
+		snprintf(err, len, "no answer from systemd about memcgd.service: %s", strerror(-r));
+	else if (res.r < 0)
+		snprintf(err, len, "%s", res.reason);
+	else
+		*ret = res.r > 0 ? (pid_t)res.u32 : 0; /* not loaded: not running */
+	if (r >= 0 && res.r < 0)
+		r = res.r;
+	free(res.str);
+	sd_bus_close_unref(bus);
+	return r < 0 ? r : 0;
 }
 
 /* A pidfd for pid after checking that it is memcgd (its comm). The pidfd pins the process: a

@@ -8,6 +8,7 @@
 
 #include "cgroup-files.h"
 #include "config.h"
+#include "kernel-check.h"
 #include "log.h"
 #include "manager.h"
 #include "util.h"
@@ -28,6 +29,8 @@ static void help(void)
 	       "  --state-file=PATH   where memcgctl finds the state (default " MEMCGD_STATE_FILE ")\n"
 	       "  --no-bus            find slice cgroups by name instead of asking systemd\n"
 	       "  --cgroup-root=DIR   where cgroup2 is mounted (default " CGROUP_ROOT ")\n"
+	       "  --check-kernel      exit 0 when the running kernel has memcg_bpf_ops, 1 (skip) when it\n"
+	       "                      does not (memcgd.service's ExecCondition=)\n"
 	       "  --debug             log debug messages (libbpf included)\n"
 	       "  -h --help           this help\n"
 	       "  --version           version\n");
@@ -35,7 +38,7 @@ static void help(void)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DRY = 0x100, OPT_ROOT, OPT_STATE, OPT_NOBUS, OPT_DEBUG, OPT_VERSION, OPT_CGROOT };
+	enum { OPT_DRY = 0x100, OPT_ROOT, OPT_STATE, OPT_NOBUS, OPT_DEBUG, OPT_VERSION, OPT_CGROOT, OPT_CHECK_KERNEL };
 	static const struct option options[] = {
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "root", required_argument, NULL, OPT_ROOT },
@@ -43,6 +46,7 @@ int main(int argc, char **argv)
 		{ "cgroup-root", required_argument, NULL, OPT_CGROOT },
 		{ "no-bus", no_argument, NULL, OPT_NOBUS },
 		{ "debug", no_argument, NULL, OPT_DEBUG },
+		{ "check-kernel", no_argument, NULL, OPT_CHECK_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{}
@@ -54,7 +58,7 @@ int main(int argc, char **argv)
 		.use_bus = true,
 	};
 	static struct manager m;
-	bool cannot_work;
+	bool cannot_work, check_kernel = false;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
@@ -77,6 +81,9 @@ int main(int argc, char **argv)
 		case OPT_DEBUG:
 			log_max_level = LOG_DEBUG;
 			break;
+		case OPT_CHECK_KERNEL:
+			check_kernel = true;
+			break;
 		case 'h':
 			help();
 			return EXIT_SUCCESS;
@@ -90,6 +97,14 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "memcgd: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_FAILURE;
+	}
+	if (check_kernel) {
+		char why[640];
+
+		/* ExecCondition=: 1 skips the unit (the journal has this line), 0 starts memcgd */
+		r = kernel_check(NULL, why, sizeof(why));
+		printf("memcgd: %s\n", why);
+		return r;
 	}
 	if (streq(opt.state_file, MEMCGD_STATE_FILE) && mkdir(MEMCGD_RUNTIME_DIR, 0755) < 0 && errno != EEXIST)
 		log_warning("cannot create %s: %s", MEMCGD_RUNTIME_DIR, strerror(errno));
