@@ -56,6 +56,22 @@ __u64 slice_of_full;
 volatile __u64 cpu_active_until_ns[MEMCGD_MAX_SLICES];
 volatile __u64 cpu_level_until_ns[2][MEMCGD_MAX_LEVELS];
 volatile __u64 cpu_level_mask[2];
+/*
+ * [Protect] Size=footprint, written by memcgd every update: what get_low/get_min return for a
+ * slice while it is active (its measured footprint, at most MaxUsage=) and while it is idle
+ * (WakeReserve=), in bytes.
+ */
+volatile __u64 protect_footprint_bytes[MEMCGD_MAX_SLICES];
+volatile __u64 protect_reserve_bytes[MEMCGD_MAX_SLICES];
+/*
+ * [Throttle] When=pressure: the levels whose protected slice is under pressure that background
+ * reclaim did not relieve (memcgd's escalation), per generation, "until" as for
+ * cpu_level_until_ns: memcgd renews it every update while the pressure lasts, so a memcgd that
+ * stops updating stops the delays within two updates.
+ */
+volatile __u64 pressure_level_until_ns[2][MEMCGD_MAX_LEVELS];
+volatile __u64 pressure_level_mask[2];
+const volatile __u64 page_size = 4096;	/* set by memcgd before load */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -380,6 +396,24 @@ static __always_inline int resolve_slice(struct mem_cgroup *memcg)
 	return -1;
 }
 
+/* [Throttle] When=pressure: is a level above `level` escalated (pressure_level_*) at now? */
+static __always_inline bool higher_level_pressured(__u32 gen, __u32 level, __u64 now)
+{
+	__u32 g = bss_index(gen, 1);
+	__u64 mask;
+
+	if (level >= MEMCGD_MAX_LEVELS - 1)
+		return false;
+	mask = pressure_level_mask[g] >> (level + 1);
+	if (!mask)
+		return false; /* the common case: nobody above is under pressure */
+	for (__u32 i = MEMCGD_MAX_LEVELS - 1; i > level && i < MEMCGD_MAX_LEVELS; i--)
+		if ((pressure_level_mask[g] & (1ULL << i)) &&
+		    pressure_level_until_ns[g][bss_index(i, MEMCGD_MAX_LEVELS - 1)] > now)
+			return true;
+	return false;
+}
+
 static __always_inline bool higher_level_active(__u32 gen, __u32 level, __u64 now)
 {
 	__u32 gkey = gen & 1;
@@ -450,7 +484,7 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
 		return false;
 	p = policy_of(active_gen, (__u32)slot);
-	if (!p || p->protect != mode)
+	if (!p || p->protect != mode || (p->flags & MEMCGD_POLICY_SIZED))
 		return false;
 	key = (__u32)slot;
 	s = bpf_map_lookup_elem(&slice_state, &key);
@@ -469,6 +503,73 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 		return false;
 	__sync_fetch_and_add(&s->protect_decisions, 1);
 	return true;
+}
+
+/*
+ * [Protect] Size=footprint: how many pages of memcg's usage the kernel is to protect (get_low,
+ * get_min). The slice's own cgroup gets the slice's footprint while the slice is active, its
+ * WakeReserve= while it is idle, at most MaxUsage=. Reclaim computes protection top-down, so
+ * the slice's own cgroup is asked before the cgroups below it: its usage is noted, and each
+ * cgroup below gets the share of the slice's protection that its usage is of the slice's (as
+ * memory_recursiveprot would hand it down). The kernel clamps the value to the usage.
+ */
+static __always_inline unsigned long sized_protection(struct mem_cgroup *memcg, unsigned long usage, __u32 mode)
+{
+	int slot = resolve_slice(memcg);
+	const struct memcgd_policy *p;
+	struct memcgd_slice_state *s;
+	__u64 now, bytes, pages, *root, slice_pages, share;
+	__u32 key, idx;
+
+	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
+		return 0;
+	p = policy_of(active_gen, (__u32)slot);
+	if (!p || p->protect != mode || !(p->flags & MEMCGD_POLICY_SIZED))
+		return 0;
+	key = (__u32)slot;
+	s = bpf_map_lookup_elem(&slice_state, &key);
+	if (!s)
+		return 0;
+	now = bpf_ktime_get_ns();
+	idx = bss_index(key, MEMCGD_MAX_SLICES - 1);
+	if (s->active_until_ns > now || cpu_active_until_ns[idx] > now)
+		bytes = protect_footprint_bytes[idx];
+	else
+		bytes = protect_reserve_bytes[idx];
+	if (p->max_usage_bytes && bytes > p->max_usage_bytes)
+		bytes = p->max_usage_bytes;
+	pages = bytes / page_size;
+	if (!pages)
+		return 0;
+	root = bpf_map_lookup_elem(&slice_root, &key);
+	if (root && *root == memcg->css.cgroup->kn->id) {
+		s->usage_bytes = (__u64)usage * page_size;
+		s->usage_ns = now;
+		s->sized_last_pages = pages;
+		__sync_fetch_and_add(&s->sized_decisions, 1);
+		return pages;
+	}
+	/* below the slice's own cgroup: its share, by usage, of the slice's protection */
+	if (now - s->usage_ns >= USAGE_FRESH_NS || !s->usage_bytes)
+		return pages;
+	slice_pages = s->usage_bytes / page_size;
+	if (!slice_pages || pages >= slice_pages)
+		return usage;
+	/* pages / slice_pages in 1/1024 (both below 2^44 pages: no overflow) */
+	share = (pages << 10) / slice_pages;
+	return (__u64)usage * share >> 10;
+}
+
+SEC("struct_ops/get_low")
+unsigned long BPF_PROG(memcgd_get_low, struct mem_cgroup *memcg, unsigned long usage)
+{
+	return sized_protection(memcg, usage, MEMCGD_PROTECT_LOW);
+}
+
+SEC("struct_ops/get_min")
+unsigned long BPF_PROG(memcgd_get_min, struct mem_cgroup *memcg, unsigned long usage)
+{
+	return sized_protection(memcg, usage, MEMCGD_PROTECT_MIN);
 }
 
 SEC("struct_ops/below_low")
@@ -502,7 +603,8 @@ unsigned int BPF_PROG(memcgd_get_high_delay_ms, struct mem_cgroup *memcg)
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (!higher_level_active(gen, p->level, now)) {
+	if ((p->flags & MEMCGD_POLICY_DELAY_ON_PRESSURE) ? !higher_level_pressured(gen, p->level, now)
+							 : !higher_level_active(gen, p->level, now)) {
 		if (s->throttle_streak_start_ns)
 			s->throttle_streak_start_ns = 0;
 		if (s->guard_tripped && __sync_val_compare_and_swap(&s->guard_tripped, 1, 0) == 1)
@@ -585,6 +687,8 @@ struct memcg_bpf_ops memcgd_ops = {
 	.handle_cgroup_offline = (void *)memcgd_cgroup_offline,
 	.below_low = (void *)memcgd_below_low,
 	.below_min = (void *)memcgd_below_min,
+	.get_low = (void *)memcgd_get_low,
+	.get_min = (void *)memcgd_get_min,
 	.get_high_delay_ms = (void *)memcgd_get_high_delay_ms,
 	.memcg_charged = (void *)memcgd_memcg_charged,
 	.numa_balancing = (void *)memcgd_numa_balancing,

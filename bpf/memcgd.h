@@ -56,6 +56,11 @@ enum memcgd_protect_mode {
 #define MEMCGD_POLICY_RECLAIM (1U << 1) /* [Reclaim] Background=yes */
 #define MEMCGD_POLICY_NUMA_ON (1U << 2) /* [NUMA] Balancing=yes: numa_balancing returns MEMCG_NUMAB_ON */
 #define MEMCGD_POLICY_NUMA_OFF (1U << 3) /* [NUMA] Balancing=no: MEMCG_NUMAB_OFF; neither: _DEFAULT */
+#define MEMCGD_POLICY_SIZED (1U << 4)    /* [Protect] Size=footprint: get_low/get_min return
+					  * protect_footprint_bytes (active) or protect_reserve_bytes
+					  * (idle) instead of below_low/below_min's all or nothing */
+#define MEMCGD_POLICY_DELAY_ON_PRESSURE (1U << 5) /* [Throttle] When=pressure: delay only while a higher
+					  * level is escalated (pressure_level_*), not merely active */
 
 /* A slice's policy as the programs use it; compiled from its memcgd.d file. */
 struct memcgd_policy {
@@ -112,6 +117,9 @@ struct memcgd_slice_state {
 	/* [NUMA] Balancing=: numa_balancing's decisions for the slice's tasks (one per task and scan period) */
 	__u64 numa_on_decisions; /* MEMCG_NUMAB_ON returned */
 	__u64 numa_off_decisions;/* MEMCG_NUMAB_OFF returned */
+	/* [Protect] Size=footprint: get_low/get_min for the slice's own cgroup */
+	__u64 sized_decisions;   /* calls that returned a protection above 0 */
+	__u64 sized_last_pages;  /* what the last one returned (before the kernel's clamp to usage) */
 };
 
 /* What the background reclaim work item did, since load: in .bss (reclaim_stats) */

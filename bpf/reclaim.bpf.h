@@ -49,7 +49,6 @@ volatile __u64 reclaim_avail_seq;                      /* moved after each recla
 volatile __u64 reclaim_max_headroom[2];                /* per generation: largest Headroom=, 0 = none */
 volatile __u32 reclaim_order[2][MEMCGD_MAX_RECLAIM_SLICES]; /* per generation: Background= slots, by level */
 volatile __u32 reclaim_order_n[2];
-const volatile __u64 page_size = 4096;                 /* set by memcgd before load */
 
 /* the programs' own */
 __u64 reclaim_base_seq, reclaim_base_usage;

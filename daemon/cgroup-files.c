@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cgroup-files.h"
@@ -69,4 +71,52 @@ int cgroup_id_of(const char *cgroup_dir, uint64_t *ret)
 		return -ENOTDIR;
 	*ret = (uint64_t)st.st_ino;
 	return 0;
+}
+
+int cgroup_read_refaults(const char *cgroup_dir, uint64_t *ret)
+{
+	static const char *const keys[] = { "workingset_refault_anon", "workingset_refault_file" };
+	uint64_t v[2];
+	int r = cgroup_read_stat(cgroup_dir, "memory.stat", keys, 2, v);
+
+	if (r < 0)
+		return r;
+	*ret = v[0] + v[1];
+	return 0;
+}
+
+int cgroup_parse_psi_some_avg10(const char *text, double *ret)
+{
+	const char *p = strstr(text, "some ");
+	char *end;
+
+	if (!p || (p != text && p[-1] != '\n'))
+		return -EBADMSG;
+	p = strstr(p, "avg10=");
+	if (!p)
+		return -EBADMSG;
+	errno = 0;
+	*ret = strtod(p + 6, &end);
+	if (errno || end == p + 6 || *ret < 0 || *ret > 100)
+		return -EBADMSG;
+	return 0;
+}
+
+int cgroup_read_psi_some_avg10(const char *cgroup_dir, const char *file, double *ret)
+{
+	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
+	_cleanup_fclose_ FILE *f = NULL;
+	char buf[256];
+	size_t n;
+
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (ferror(f))
+		return -EIO;
+	buf[n] = '\0';
+	return cgroup_parse_psi_some_avg10(buf, ret);
 }

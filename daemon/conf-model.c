@@ -10,12 +10,17 @@
 void slice_settings_init(struct slice_settings *s)
 {
 	*s = (struct slice_settings){
-		.fault_rate = 1000,
+		/* busy at any page fault or any CPU time (memcgd.d(5), policy-engine.h) */
+		.fault_rate = 1,
 		.window_usec = USEC_PER_SEC,
-		.hold_usec = 2 * USEC_PER_SEC,
+		.hold_usec = HOLD_AUTO,
+		.max_hold_usec = MAX_HOLD_DEFAULT,
+		.cpu_usage_percent = CPU_USAGE_ANY,
 		.protect = PROTECT_LOW,
+		.protect_size = PROTECT_SIZE_FOOTPRINT,
 		.protect_max_usage = MAX_USAGE_DEFAULT,
 		.throttle_delay_usec = 100 * USEC_PER_MSEC,
+		.throttle_when = THROTTLE_WHEN_PRESSURE,
 		.throttle_max_usec = 300 * USEC_PER_SEC,
 		.reclaim_headroom = RECLAIM_HEADROOM_DEFAULT,
 		.reclaim_rate = RECLAIM_RATE_DEFAULT,
@@ -193,3 +198,34 @@ void memcgd_config_done(struct memcgd_config *c)
 	c->n_slices = 0;
 }
 
+const char *protect_size_to_string(enum protect_size z)
+{
+	return z == PROTECT_SIZE_ALL ? "all" : "footprint";
+}
+
+int protect_size_from_string(const char *s, enum protect_size *ret)
+{
+	if (streq(s, "footprint"))
+		*ret = PROTECT_SIZE_FOOTPRINT;
+	else if (streq(s, "all"))
+		*ret = PROTECT_SIZE_ALL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *throttle_when_to_string(enum throttle_when w)
+{
+	return w == THROTTLE_WHEN_ACTIVE ? "active" : "pressure";
+}
+
+int throttle_when_from_string(const char *s, enum throttle_when *ret)
+{
+	if (streq(s, "pressure"))
+		*ret = THROTTLE_WHEN_PRESSURE;
+	else if (streq(s, "active"))
+		*ret = THROTTLE_WHEN_ACTIVE;
+	else
+		return -EINVAL;
+	return 0;
+}

@@ -71,16 +71,39 @@ enum protect_mode {
 	PROTECT_MIN,
 };
 
+/* [Protect] Size=: how much of an active slice is protected */
+enum protect_size {
+	PROTECT_SIZE_FOOTPRINT, /* what it has been using (policy-engine.h), at most MaxUsage= */
+	PROTECT_SIZE_ALL,       /* all of it, up to MaxUsage= (below_low/below_min, memcgd 2) */
+};
+
+/* [Throttle] When=: what makes memcgd delay a slice of lower priority */
+enum throttle_when {
+	THROTTLE_WHEN_PRESSURE, /* a higher slice under pressure that background reclaim did not relieve */
+	THROTTLE_WHEN_ACTIVE,   /* a higher slice active at all (memcgd 2) */
+};
+
+/* [Activity] Hold=auto: learned from the slice's quiet spells (policy-engine.h) */
+#define HOLD_AUTO UINT64_MAX
+#define MAX_HOLD_DEFAULT (300 * UINT64_C(1000000))
+/* [Activity] CPUUsage=any: busy at any CPU time in an update */
+#define CPU_USAGE_ANY UINT64_MAX
+
 /* Everything a slice file may set besides its name and priority; memcgd.conf sets defaults. */
 struct slice_settings {
 	uint64_t fault_rate;             /* [Activity] PageFaultRate=, faults per second */
 	uint64_t window_usec;            /* [Activity] Window= */
-	uint64_t hold_usec;              /* [Activity] Hold= */
-	uint64_t cpu_usage_percent;      /* [Activity] CPUUsage=, % of one CPU, 0 = not measured */
+	uint64_t hold_usec;              /* [Activity] Hold=, HOLD_AUTO = learned */
+	uint64_t max_hold_usec;          /* [Activity] MaxHold=: Hold=auto's bound */
+	uint64_t cpu_usage_percent;      /* [Activity] CPUUsage=, % of one CPU, 0 = not measured,
+					  * CPU_USAGE_ANY = any CPU time */
 	enum protect_mode protect;       /* [Protect] Mode= */
+	enum protect_size protect_size;  /* [Protect] Size= */
 	uint64_t protect_max_usage;      /* [Protect] MaxUsage=, bytes, SIZE_INFINITY = no ceiling,
 					  * MAX_USAGE_DEFAULT = MAX_USAGE_DEFAULT_PERCENT of RAM */
+	uint64_t protect_wake_reserve;   /* [Protect] WakeReserve=, bytes protected while idle */
 	uint64_t throttle_delay_usec;    /* [Throttle] Delay=, whole ms, 0 = never */
+	enum throttle_when throttle_when;/* [Throttle] When= */
 	uint64_t throttle_max_usec;      /* [Throttle] MaxContinuous=, USEC_INFINITY = no guard */
 	bool reclaim_background;         /* [Reclaim] Background= */
 	uint64_t reclaim_headroom;       /* [Reclaim] Headroom=, bytes of free memory to keep */
@@ -138,6 +161,10 @@ const char *numa_tuning_key_name(enum numa_tuning_key k);
 
 const char *protect_mode_to_string(enum protect_mode m);
 int protect_mode_from_string(const char *s, enum protect_mode *ret);
+const char *protect_size_to_string(enum protect_size z);
+int protect_size_from_string(const char *s, enum protect_size *ret);
+const char *throttle_when_to_string(enum throttle_when w);
+int throttle_when_from_string(const char *s, enum throttle_when *ret);
 
 /* True when name is a valid, non-root systemd slice unit name. */
 bool slice_name_valid(const char *name);

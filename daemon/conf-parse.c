@@ -91,6 +91,10 @@ static int parse_cpu_usage(struct parse_state *st, const char *v, void *field, c
 		*p = 0;
 		return 0;
 	}
+	if (streq(v, "any")) {
+		*p = CPU_USAGE_ANY;
+		return 0;
+	}
 	if (n >= 2 && n < sizeof(num) && v[n - 1] == '%') {
 		memcpy(num, v, n - 1);
 		num[n - 1] = '\0';
@@ -99,7 +103,7 @@ static int parse_cpu_usage(struct parse_state *st, const char *v, void *field, c
 			r = -ERANGE;
 	}
 	if (r < 0)
-		snprintf(err, len, "'%s' is not a CPU usage: expected a percentage of one CPU from 1%% "
+		snprintf(err, len, "'%s' is not a CPU usage: expected any, a percentage of one CPU from 1%% "
 			 "to 100000%%, e.g. 50%%, or off", v);
 	return r;
 }
@@ -127,8 +131,51 @@ static int parse_window(struct parse_state *st, const char *v, void *field, char
 
 static int parse_hold(struct parse_state *st, const char *v, void *field, char *err, size_t len)
 {
+	if (streq(v, "auto")) {
+		*(uint64_t *)field = HOLD_AUTO;
+		return 0;
+	}
 	return duration_in(v, field, 0, 3600 * USEC_PER_SEC, 0, "a hold time",
-			   "a duration from 0 to 1h, e.g. 2s", err, len);
+			   "auto (learned from the slice's quiet spells) or a duration from 0 to 1h, e.g. 2s",
+			   err, len);
+}
+
+static int parse_max_hold(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	return duration_in(v, field, USEC_PER_SEC, 3600 * USEC_PER_SEC, 0, "a hold bound",
+			   "a duration from 1s to 1h, e.g. 5min", err, len);
+}
+
+static int parse_protect_size(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	int r = protect_size_from_string(v, field);
+
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a protection size: expected footprint (what the slice has "
+			 "been using) or all", v);
+	return r;
+}
+
+static int parse_wake_reserve(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	uint64_t *p = field;
+	int r = parse_size(v, p);
+
+	if (r == 0 && *p == SIZE_INFINITY)
+		r = -ERANGE;
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a reserve: expected a size, e.g. 0, 64M or 1G", v);
+	return r;
+}
+
+static int parse_throttle_when(struct parse_state *st, const char *v, void *field, char *err, size_t len)
+{
+	int r = throttle_when_from_string(v, field);
+
+	if (r < 0)
+		snprintf(err, len, "'%s' is not a throttle condition: expected pressure (a higher slice "
+			 "under pressure that background reclaim did not relieve) or active", v);
+	return r;
 }
 
 static int parse_delay(struct parse_state *st, const char *v, void *field, char *err, size_t len)
@@ -277,10 +324,14 @@ static const struct key_def keys[] = {
 	SETTING("Activity", "PageFaultRate", parse_rate, fault_rate),
 	SETTING("Activity", "Window", parse_window, window_usec),
 	SETTING("Activity", "Hold", parse_hold, hold_usec),
+	SETTING("Activity", "MaxHold", parse_max_hold, max_hold_usec),
 	SETTING("Activity", "CPUUsage", parse_cpu_usage, cpu_usage_percent),
 	SETTING("Protect", "Mode", parse_protect, protect),
+	SETTING("Protect", "Size", parse_protect_size, protect_size),
 	SETTING("Protect", "MaxUsage", parse_max_usage, protect_max_usage),
+	SETTING("Protect", "WakeReserve", parse_wake_reserve, protect_wake_reserve),
 	SETTING("Throttle", "Delay", parse_delay, throttle_delay_usec),
+	SETTING("Throttle", "When", parse_throttle_when, throttle_when),
 	SETTING("Throttle", "MaxContinuous", parse_max_continuous, throttle_max_usec),
 	SETTING("Reclaim", "Background", parse_yes_no, reclaim_background),
 	SETTING("Reclaim", "Headroom", parse_headroom, reclaim_headroom),
@@ -297,14 +348,17 @@ static const struct key_def keys[] = {
 	{ "Daemon", "ReclaimPath", FILE_MAIN, parse_reclaim_path, offsetof(struct daemon_conf, reclaim_path), IN_DAEMON },
 };
 
+_Static_assert(sizeof(keys) / sizeof(keys[0]) <= sizeof(((struct parse_state *)0)->seen_line) / sizeof(unsigned),
+	       "parse_state.seen_line has a slot for every key");
+
 enum {
 	KEY_NAME = 0,
 	KEY_PRIORITY = 1,
 	KEY_RATE = 2,
 	KEY_WINDOW = 3,
-	KEY_BACKGROUND = 10,
-	KEY_NUMA_BALANCING = 13,
-	KEY_NUMA_TUNING = 14, /* the NUMA_TUNING_KEYS keys of enum numa_tuning_key, in its order */
+	KEY_BACKGROUND = 14,
+	KEY_NUMA_BALANCING = 17,
+	KEY_NUMA_TUNING = 18, /* the NUMA_TUNING_KEYS keys of enum numa_tuning_key, in its order */
 };
 
 static bool section_known(const char *section, enum file_kind kind)
@@ -522,8 +576,9 @@ int conf_parse_slice_stream(FILE *f, const char *path, const struct slice_settin
 			 PRIORITY_MIN, PRIORITY_MAX);
 		st.errors++;
 	}
-	if (ret->settings.fault_rate && ret->settings.window_usec &&
-	    ret->settings.fault_rate * ret->settings.window_usec < USEC_PER_SEC) {
+	/* the default PageFaultRate= (1: any fault) suits any Window= */
+	if ((st.seen_line[KEY_RATE] || defaults->fault_rate > 1) && ret->settings.fault_rate &&
+	    ret->settings.window_usec && ret->settings.fault_rate * ret->settings.window_usec < USEC_PER_SEC) {
 		where = ret->rate_line ? ret->rate_line : ret->window_line ? ret->window_line : where;
 		diag_add(d, path, where, "PageFaultRate= times Window= is less than one fault per window; "
 			 "raise one of them");
@@ -627,7 +682,7 @@ int conf_parse_main_stream(FILE *f, const char *path, struct daemon_conf *ret, s
 	r = run_parser(&st);
 	if (r < 0)
 		return r;
-	if (ret->defaults.fault_rate * ret->defaults.window_usec < USEC_PER_SEC) {
+	if (st.seen_line[KEY_RATE] && ret->defaults.fault_rate * ret->defaults.window_usec < USEC_PER_SEC) {
 		diag_add(d, path, st.seen_line[KEY_RATE] ? st.seen_line[KEY_RATE] : st.seen_line[KEY_WINDOW],
 			 "PageFaultRate= times Window= is less than one fault per window; raise one of them");
 		st.errors++;

@@ -19,6 +19,8 @@ static const struct {
 	{ HOOK_GET_HIGH_DELAY_MS, "get_high_delay_ms" },
 	{ HOOK_MEMCG_CHARGED, "memcg_charged" },
 	{ HOOK_NUMA_BALANCING, "numa_balancing" },
+	{ HOOK_GET_LOW, "get_low" },
+	{ HOOK_GET_MIN, "get_min" },
 };
 
 const char *memcg_hook_name(enum memcg_hook h)

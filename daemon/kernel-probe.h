@@ -13,7 +13,11 @@ enum memcg_hook {
 	HOOK_GET_HIGH_DELAY_MS = 1 << 4,
 	HOOK_MEMCG_CHARGED = 1 << 5,
 	HOOK_NUMA_BALANCING = 1 << 6, /* [NUMA] Balancing= (kernel-patches/0022) */
+	HOOK_GET_LOW = 1 << 7,        /* [Protect] Size=footprint (kernel-patches/0024) */
+	HOOK_GET_MIN = 1 << 8,
 };
+
+#define HOOKS_SIZED (HOOK_GET_LOW | HOOK_GET_MIN)
 
 #define HOOKS_PROTECT (HOOK_BELOW_LOW | HOOK_BELOW_MIN)
 

@@ -50,9 +50,13 @@ void mgr_maybe_ready(struct manager *m);
 
 /* manager-sampler.c */
 void mgr_sample(struct manager *m);
+/* A slot's policy engine starts over (slot assigned to a slice anew). */
+void mgr_engine_reset(struct manager *m, uint32_t slot);
 int mgr_on_ring_event(void *ctx, void *data, size_t size);
 
 /* manager-reclaim.c: background reclaim ([Reclaim]) */
+/* Free memory now (MemFree), bytes; 0 when unknown. */
+uint64_t mgr_free_memory(void);
 void mgr_choose_reclaim_path(struct manager *m, enum reclaim_path want);
 const char *mgr_reclaim_path_name(const struct manager *m);
 /* The Background= slices of configuration c for generation gen (before it becomes active). */

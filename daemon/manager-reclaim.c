@@ -80,7 +80,7 @@ void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const u
 	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
 }
 
-static uint64_t free_memory(void)
+uint64_t mgr_free_memory(void)
 {
 	struct sysinfo si;
 
@@ -191,7 +191,7 @@ void mgr_reclaim_tick(struct manager *m)
 
 	if (!m->reclaim_n || m->reclaim_path == RECLAIM_OFF)
 		return;
-	free_bytes = free_memory();
+	free_bytes = mgr_free_memory();
 	m->free_bytes = free_bytes;
 	if (m->reclaim_path == RECLAIM_DAEMON) {
 		reclaim_through_files(m, free_bytes, page, mgr_now_ns(CLOCK_MONOTONIC));

@@ -72,8 +72,12 @@ static int apply_config(struct manager *m, struct memcgd_config *c)
 			policy_maps_clear_cpu_active(&m->pm, k);
 			m->rt[k].last_cpu_ns = 0;
 			m->rt[k].cpu_percent = -1;
+			mgr_engine_reset(m, k);
 		}
 		policy_compile(&c->slices[i], levels[i], m->rt[k].cgroup_id, &pols[k]);
+		/* a kernel without get_low/get_min: all or nothing (mgr_warn_unsized says so) */
+		if (!m->pm.sized)
+			pols[k].flags &= ~MEMCGD_POLICY_SIZED;
 	}
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		r = policy_maps_write_policy(&m->pm, gen, k, &pols[k]);
@@ -406,7 +410,8 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	mgr_choose_reclaim_path(m, c.daemon.reclaim_path);
 	log_info("background reclaim: %s", m->reclaim_note);
 	r = policy_maps_open(&m->pm, m->dry_run, (uint32_t)c.daemon.max_cgroups, m->reclaim_path == RECLAIM_KERNEL,
-			     m->ks.hooks & HOOK_NUMA_BALANCING, mgr_on_ring_event, m);
+			     m->ks.hooks & HOOK_NUMA_BALANCING, (m->ks.hooks & HOOKS_SIZED) == HOOKS_SIZED,
+			     mgr_on_ring_event, m);
 	if (r < 0) {
 		memcgd_config_done(&c);
 		return r;

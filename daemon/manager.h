@@ -10,6 +10,7 @@
 #include "conf.h"
 #include "exempt.h"
 #include "kernel-probe.h"
+#include "policy-engine.h"
 #include "policy-maps.h"
 #include "../bpf/reclaim-plan.h"
 
@@ -52,6 +53,14 @@ struct slice_rt {
 	uint64_t last_cpu_ns;
 	double cpu_percent;          /* of one CPU over the last update interval, -1 unknown */
 	bool active, throttling, suspended;
+	/* the policy engine (policy-engine.h), every update */
+	struct engine_slice engine;
+	bool busy;                   /* in the last update */
+	uint64_t last_refaults;      /* memory.stat workingset_refault_anon + _file, pages */
+	bool have_refaults;
+	double psi_some_avg10;       /* memory.pressure, -1 unknown */
+	uint64_t usage;              /* memory.current at the last update */
+	double refault_rate;         /* bytes per second over the last update */
 	/* background reclaim taken from this slice ([Reclaim]), by either path */
 	struct {
 		uint64_t bytes, passes, errors;

@@ -396,9 +396,11 @@ static int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < c.n_slices; i++) {
 		const struct slice_conf *s = &c.slices[i];
 
-		char cpu[48] = "", reclaim[96] = "", h[32], rate[32];
+		char cpu[48] = "", reclaim[96] = "", busy[96], h[32], rate[32];
 
-		if (s->settings.cpu_usage_percent)
+		if (s->settings.cpu_usage_percent == CPU_USAGE_ANY)
+			snprintf(cpu, sizeof(cpu), " or at any CPU time");
+		else if (s->settings.cpu_usage_percent)
 			snprintf(cpu, sizeof(cpu), " or at %" PRIu64 "%% CPU", s->settings.cpu_usage_percent);
 		if (s->settings.reclaim_background)
 			snprintf(reclaim, sizeof(reclaim), ", background reclaim below %s free, %s%s",
@@ -406,9 +408,13 @@ static int cmd_check(int argc, char **argv)
 				 s->settings.reclaim_rate == SIZE_INFINITY ? "no rate limit"
 									    : format_size(rate, sizeof(rate), s->settings.reclaim_rate),
 				 s->settings.reclaim_rate == SIZE_INFINITY ? "" : "/s");
-		printf("%s: %s priority %ld, active above %" PRIu64 " faults/s over %s%s, protect %s, throttle %s%s\n",
-		       s->file, s->name, s->priority, s->settings.fault_rate,
-		       format_duration(a, sizeof(a), s->settings.window_usec), cpu,
+		if (s->settings.fault_rate > 1)
+			snprintf(busy, sizeof(busy), "active above %" PRIu64 " faults/s over %s", s->settings.fault_rate,
+				 format_duration(a, sizeof(a), s->settings.window_usec));
+		else
+			snprintf(busy, sizeof(busy), "busy at any page fault");
+		printf("%s: %s priority %ld, %s%s, protect %s, throttle %s%s\n",
+		       s->file, s->name, s->priority, busy, cpu,
 		       protect_mode_to_string(s->settings.protect),
 		       s->settings.throttle_delay_usec ? format_duration(b, sizeof(b), s->settings.throttle_delay_usec)
 						       : "never", reclaim);
@@ -422,6 +428,15 @@ static int cmd_check(int argc, char **argv)
 			printf("  [NUMA] Balancing=no (never NUMA balanced, whatever kernel.numa_balancing says)\n");
 		else
 			printf("  [NUMA] Balancing=default (as kernel.numa_balancing)\n");
+		printf("  [Activity] Hold=%s%s%s, [Protect] Size=%s%s%s, [Throttle] When=%s\n",
+		       s->settings.hold_usec == HOLD_AUTO ? "auto (learned, at most " : "",
+		       format_duration(a, sizeof(a), s->settings.hold_usec == HOLD_AUTO ? s->settings.max_hold_usec
+											: s->settings.hold_usec),
+		       s->settings.hold_usec == HOLD_AUTO ? ")" : "",
+		       protect_size_to_string(s->settings.protect_size),
+		       s->settings.protect_wake_reserve ? " WakeReserve=" : "",
+		       s->settings.protect_wake_reserve ? format_size(h, sizeof(h), s->settings.protect_wake_reserve) : "",
+		       throttle_when_to_string(s->settings.throttle_when));
 	}
 	config_notes(&c, &notes);
 	diag_list_print(&notes, stdout);

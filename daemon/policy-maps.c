@@ -52,7 +52,7 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 }
 
 int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel, bool numa,
-		     ring_buffer_sample_fn on_event, void *ctx)
+		     bool sized, ring_buffer_sample_fn on_event, void *ctx)
 {
 	struct memcgd_bpf *skel;
 	int r;
@@ -99,6 +99,15 @@ int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups,
 		/* a kernel without numa_balancing: every slice follows kernel.numa_balancing */
 		skel->struct_ops.memcgd_ops->numa_balancing = NULL;
 		bpf_program__set_autoload(skel->progs.memcgd_numa_balancing, false);
+	}
+	pm->sized = sized && !dry_run;
+	if (!pm->sized) {
+		/* a kernel without get_low/get_min: protection is all or nothing (below_low/below_min),
+		 * and the manager compiles no policy with MEMCGD_POLICY_SIZED */
+		skel->struct_ops.memcgd_ops->get_low = NULL;
+		skel->struct_ops.memcgd_ops->get_min = NULL;
+		bpf_program__set_autoload(skel->progs.memcgd_get_low, false);
+		bpf_program__set_autoload(skel->progs.memcgd_get_min, false);
 	}
 	if (dry_run) {
 		/* measure only: the memcg_bpf_ops map and its programs never reach the kernel */
@@ -168,6 +177,31 @@ void policy_maps_mark_cpu_active(struct policy_maps *pm, uint32_t gen, uint32_t 
 	if (until_ns > __atomic_load_n(&bss->cpu_level_until_ns[g][level], __ATOMIC_RELAXED))
 		__atomic_store_n(&bss->cpu_level_until_ns[g][level], until_ns, __ATOMIC_RELEASE);
 	__atomic_fetch_or(&bss->cpu_level_mask[g], UINT64_C(1) << level, __ATOMIC_RELEASE);
+}
+
+void policy_maps_set_protection(struct policy_maps *pm, uint32_t slot, uint64_t footprint, uint64_t reserve)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+
+	if (slot >= MEMCGD_MAX_SLICES)
+		return;
+	__atomic_store_n(&bss->protect_footprint_bytes[slot], footprint, __ATOMIC_RELAXED);
+	__atomic_store_n(&bss->protect_reserve_bytes[slot], reserve, __ATOMIC_RELAXED);
+}
+
+void policy_maps_set_pressure(struct policy_maps *pm, uint32_t gen, uint32_t level, uint64_t until_ns)
+{
+	struct memcgd_bpf__bss *bss = pm->skel->bss;
+	uint32_t g = gen & 1;
+
+	if (level >= MEMCGD_MAX_LEVELS)
+		return;
+	/* "until" before the mask bit, as for the CPU levels */
+	__atomic_store_n(&bss->pressure_level_until_ns[g][level], until_ns, __ATOMIC_RELEASE);
+	if (until_ns)
+		__atomic_fetch_or(&bss->pressure_level_mask[g], UINT64_C(1) << level, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&bss->pressure_level_mask[g], ~(UINT64_C(1) << level), __ATOMIC_RELEASE);
 }
 
 uint64_t policy_maps_cpu_active_until(const struct policy_maps *pm, uint32_t slot)

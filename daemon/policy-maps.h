@@ -21,15 +21,17 @@ struct policy_maps {
 	uint64_t map_refused;  /* memcgd's own slice_of inserts refused: the map was full */
 	bool reclaim_kernel;   /* memcg_charged loaded: background reclaim can run in the kernel */
 	bool numa;             /* numa_balancing loaded: [NUMA] Balancing= takes effect */
+	bool sized;            /* get_low/get_min loaded: [Protect] Size=footprint takes effect */
 };
 
 /* Opens and loads the embedded programs (slice_of sized for max_cgroups entries) and attaches
  * the fault-counting tracepoint. In dry-run mode the memcg_bpf_ops programs are not even loaded.
  * reclaim_kernel: load memcg_charged, the background reclaim of reclaim.bpf.h (the kernel must
  * have the hook and bpf_try_to_free_mem_cgroup_pages()); numa: load numa_balancing (numa.bpf.h;
- * the kernel must have the hook). Without them the ops lack those members. */
+ * the kernel must have the hook); sized: load get_low/get_min ([Protect] Size=footprint; the
+ * kernel must have them). Without them the ops lack those members. */
 int policy_maps_open(struct policy_maps *pm, bool dry_run, uint32_t max_cgroups, bool reclaim_kernel, bool numa,
-		     ring_buffer_sample_fn on_event, void *ctx);
+		     bool sized, ring_buffer_sample_fn on_event, void *ctx);
 void policy_maps_close(struct policy_maps *pm);
 
 uint32_t policy_maps_active_gen(const struct policy_maps *pm);
@@ -55,6 +57,12 @@ uint64_t policy_maps_cpu_active_until(const struct policy_maps *pm, uint32_t slo
 void policy_maps_expire_cpu_levels(struct policy_maps *pm, uint32_t gen, uint64_t now_ns);
 /* Adds generation gen's CPU-active levels to l (as read from the levels map). */
 void policy_maps_merge_cpu_levels(const struct policy_maps *pm, uint32_t gen, struct memcgd_levels *l);
+/* [Protect] Size=footprint: what get_low/get_min protect of the slice in slot while it is active
+ * and while it is idle, in bytes. */
+void policy_maps_set_protection(struct policy_maps *pm, uint32_t slot, uint64_t footprint, uint64_t reserve);
+/* [Throttle] When=pressure: level of generation gen is escalated (lower slices delayed) until
+ * until_ns; 0 ends it. */
+void policy_maps_set_pressure(struct policy_maps *pm, uint32_t gen, uint32_t level, uint64_t until_ns);
 /* Forgets a slot's CPU activity (slot freed or reused). */
 void policy_maps_clear_cpu_active(struct policy_maps *pm, uint32_t slot);
 

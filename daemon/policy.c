@@ -55,7 +55,9 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 	out->cgroup_id = cgroup_id;
 	out->faults_per_window = per_window ? per_window : 1;
 	out->window_ns = st->window_usec * 1000;
-	out->hold_ns = st->hold_usec * 1000;
+	/* Hold=auto: the fault path bridges to memcgd's next update (its window and the next), and
+	 * memcgd keeps the slice active for the hold it learned (policy-engine.h) */
+	out->hold_ns = st->hold_usec == HOLD_AUTO ? 0 : st->hold_usec * 1000;
 	/* the parser bounds MaxContinuous= to a year; a larger value (never from a file) saturates
 	 * to "no guard" rather than wrapping to a few nanoseconds */
 	out->max_throttle_ns = st->throttle_max_usec == USEC_INFINITY || st->throttle_max_usec > UINT64_MAX / 1000
@@ -65,6 +67,10 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 		     : st->protect == PROTECT_LOW ? MEMCGD_PROTECT_LOW : MEMCGD_PROTECT_NONE;
 	out->delay_ms = (uint32_t)(st->throttle_delay_usec / USEC_PER_MSEC);
 	out->flags = MEMCGD_POLICY_IN_USE;
+	if (st->protect != PROTECT_NONE && st->protect_size == PROTECT_SIZE_FOOTPRINT)
+		out->flags |= MEMCGD_POLICY_SIZED;
+	if (st->throttle_when == THROTTLE_WHEN_PRESSURE)
+		out->flags |= MEMCGD_POLICY_DELAY_ON_PRESSURE;
 	/* 0 is "no ceiling" in the map; an unresolved default (0) means that as well */
 	out->max_usage_bytes = st->protect_max_usage == SIZE_INFINITY ? 0 : st->protect_max_usage;
 	if (st->reclaim_background) {

@@ -16,6 +16,11 @@ static void slice_status_done(struct slice_status *s)
 	free(s->reason);
 	free(s->protect);
 	free(s->reclaim_because);
+	free(s->protect_size);
+	free(s->throttle_when);
+	free(s->state);
+	free(s->escalation);
+	free(s->why);
 	free(s->numa);
 }
 
@@ -128,6 +133,20 @@ int state_write(FILE *f, const struct daemon_status *s)
 		put_u64(f, "throttle_ms", sl->throttle_ms);
 		put_u64(f, "guard_trips", sl->guard_trips);
 		put_u64(f, "ceiling_refusals", sl->ceiling_refusals);
+		put_str(f, "protect_size", sl->protect_size);
+		put_str(f, "throttle_when", sl->throttle_when);
+		put_u64(f, "max_hold", sl->max_hold_usec);
+		put_u64(f, "wake_reserve", sl->wake_reserve);
+		put_str(f, "state", sl->state);
+		put_str(f, "escalation", sl->escalation);
+		put_str(f, "why", sl->why);
+		put_u64(f, "hold_learned", sl->hold_learned_usec);
+		put_u64(f, "protect_bytes", sl->protect_bytes);
+		put_u64(f, "usage", sl->usage);
+		fprintf(f, "\trefault_rate=%.0f", sl->refault_rate);
+		fprintf(f, "\tpsi_some=%.2f", sl->psi_some);
+		put_u64(f, "episodes", sl->episodes);
+		put_u64(f, "sized_decisions", sl->sized_decisions);
 		put_u64(f, "background", sl->background);
 		put_u64(f, "headroom", sl->headroom);
 		put_u64(f, "reclaim_rate", sl->reclaim_rate);
@@ -279,6 +298,13 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		{ "throttle_ms", offsetof(struct slice_status, throttle_ms) },
 		{ "guard_trips", offsetof(struct slice_status, guard_trips) },
 		{ "ceiling_refusals", offsetof(struct slice_status, ceiling_refusals) },
+		{ "max_hold", offsetof(struct slice_status, max_hold_usec) },
+		{ "wake_reserve", offsetof(struct slice_status, wake_reserve) },
+		{ "hold_learned", offsetof(struct slice_status, hold_learned_usec) },
+		{ "protect_bytes", offsetof(struct slice_status, protect_bytes) },
+		{ "usage", offsetof(struct slice_status, usage) },
+		{ "episodes", offsetof(struct slice_status, episodes) },
+		{ "sized_decisions", offsetof(struct slice_status, sized_decisions) },
 		{ "headroom", offsetof(struct slice_status, headroom) },
 		{ "reclaim_rate", offsetof(struct slice_status, reclaim_rate) },
 		{ "reclaimed", offsetof(struct slice_status, reclaimed) },
@@ -315,7 +341,21 @@ static int slice_field(struct slice_status *s, const char *k, const char *v)
 		return set_str(&s->reclaim_because, v);
 	if (streq(k, "numa"))
 		return set_str(&s->numa, v);
-	if (streq(k, "priority"))
+	if (streq(k, "protect_size"))
+		return set_str(&s->protect_size, v);
+	if (streq(k, "throttle_when"))
+		return set_str(&s->throttle_when, v);
+	if (streq(k, "state"))
+		return set_str(&s->state, v);
+	if (streq(k, "escalation"))
+		return set_str(&s->escalation, v);
+	if (streq(k, "why"))
+		return set_str(&s->why, v);
+	if (streq(k, "refault_rate"))
+		s->refault_rate = strtod(v, NULL);
+	else if (streq(k, "psi_some"))
+		s->psi_some = strtod(v, NULL);
+	else if (streq(k, "priority"))
 		s->priority = strtol(v, NULL, 10);
 	else if (streq(k, "level"))
 		s->level = (unsigned)u64(v);
@@ -380,6 +420,7 @@ int state_read(FILE *f, struct daemon_status *ret)
 			sl = &v[ret->n_slices++];
 			memset(sl, 0, sizeof(*sl));
 			sl->slot = -1;
+			sl->psi_some = -1; /* a memcgd before the policy engine did not measure it */
 		} else if (streq(tok, "skipped")) {
 			struct config_problem *v = realloc(ret->skipped, (ret->n_skipped + 1) * sizeof(*v));
 

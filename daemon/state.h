@@ -49,6 +49,21 @@ struct slice_status {
 	uint64_t throttle_ms;
 	uint64_t guard_trips;
 	uint64_t ceiling_refusals;     /* protection refused in the hook: above MaxUsage= */
+	/* the policy engine (daemon/policy-engine.h) */
+	char *protect_size;            /* Size=: footprint | all (all also when the kernel cannot size) */
+	char *throttle_when;           /* When=: pressure | active */
+	uint64_t max_hold_usec;        /* MaxHold= */
+	uint64_t wake_reserve;         /* WakeReserve=, bytes */
+	char *state;                   /* busy | holding | idle */
+	char *escalation;              /* none | reclaim | delay */
+	char *why;                     /* the reason of the last change of either */
+	uint64_t hold_learned_usec;    /* the hold in force (learned with Hold=auto) */
+	uint64_t protect_bytes;        /* the footprint protected while active */
+	uint64_t usage;                /* memory.current at the last update */
+	double refault_rate;           /* bytes per second over the last update */
+	double psi_some;               /* memory.pressure some avg10, -1 unknown */
+	uint64_t episodes;             /* idle -> busy */
+	uint64_t sized_decisions;      /* get_low/get_min answers above 0 for the slice's cgroup */
 	/* background reclaim ([Reclaim]) */
 	bool background;               /* Background=yes */
 	uint64_t headroom;             /* Headroom=, bytes of free memory */

@@ -18,6 +18,8 @@ const char *slice_action(const struct slice_status *s)
 		return "guard-stopped";
 	if (s->active && s->protect && !streq(s->protect, "none"))
 		return s->protect_suspended ? "over-maxusage" : streq(s->protect, "min") ? "protect-min" : "protect-low";
+	if (s->escalation && streq(s->escalation, "delay"))
+		return "escalate-delay";
 	if (s->throttling)
 		return "throttle";
 	return "-";
@@ -147,18 +149,34 @@ static void render_slice_block(FILE *f, const struct daemon_status *s, const str
 	else
 		fprintf(f, "  %-13s no: %s%s%s\n", "Attached:", sl->attach ? sl->attach : "?",
 			sl->reason && sl->reason[0] ? ", " : "", sl->reason ? sl->reason : "");
-	fprintf(f, "  %-13s active above %" PRIu64 " faults/s over %s", "Activity:",
-		sl->fault_rate_threshold, format_duration(a, sizeof(a), sl->window_usec));
-	if (sl->cpu_usage_threshold)
+	if (sl->fault_rate_threshold <= 1)
+		fprintf(f, "  %-13s busy at any page fault", "Activity:");
+	else
+		fprintf(f, "  %-13s active above %" PRIu64 " faults/s over %s", "Activity:", sl->fault_rate_threshold,
+			format_duration(a, sizeof(a), sl->window_usec));
+	if (sl->cpu_usage_threshold == CPU_USAGE_ANY)
+		fprintf(f, " or any CPU time");
+	else if (sl->cpu_usage_threshold)
 		fprintf(f, " or at %" PRIu64 "%% CPU", sl->cpu_usage_threshold);
-	fprintf(f, ", hold %s\n", format_duration(b, sizeof(b), sl->hold_usec));
-	fprintf(f, "  %-13s %s while active%s%s\n", "Protect:", sl->protect ? sl->protect : "?",
+	if (sl->hold_usec == HOLD_AUTO)
+		fprintf(f, ", hold learned (now %s, at most %s)\n", format_duration(b, sizeof(b), sl->hold_learned_usec),
+			format_duration(c, sizeof(c), sl->max_hold_usec));
+	else
+		fprintf(f, ", hold %s\n", format_duration(b, sizeof(b), sl->hold_usec));
+	fprintf(f, "  %-13s %s%s while active%s%s", "Protect:", sl->protect ? sl->protect : "?",
+		sl->protect_size && streq(sl->protect_size, "footprint") ? ", its footprint" : "",
 		sl->max_usage != UINT64_MAX ? ", up to " : "",
 		sl->max_usage != UINT64_MAX ? format_size(c, sizeof(c), sl->max_usage) : "");
+	if (sl->wake_reserve)
+		fprintf(f, "; %s while idle", format_size(d, sizeof(d), sl->wake_reserve));
+	fputc('\n', f);
 	if (sl->delay_ms)
-		fprintf(f, "  %-13s %" PRIu64 "ms per charge while a higher priority is active, guard after %s\n",
-			"Throttle:", sl->delay_ms, format_duration(d, sizeof(d), sl->max_continuous_usec == UINT64_MAX
-									     ? USEC_INFINITY : sl->max_continuous_usec));
+		fprintf(f, "  %-13s %" PRIu64 "ms per charge while a higher priority is %s, guard after %s\n",
+			"Throttle:", sl->delay_ms,
+			sl->throttle_when && streq(sl->throttle_when, "pressure")
+				? "under pressure that background reclaim does not relieve" : "active",
+			format_duration(d, sizeof(d), sl->max_continuous_usec == UINT64_MAX
+							     ? USEC_INFINITY : sl->max_continuous_usec));
 	else
 		fprintf(f, "  %-13s never (Delay=0)\n", "Throttle:");
 	if (sl->background)
@@ -190,11 +208,21 @@ static void render_slice_block(FILE *f, const struct daemon_status *s, const str
 		fprintf(f, "%.0f%% CPU, ", sl->cpu_percent);
 	fprintf(f, "%s%s%s\n", sl->active ? "active" : "inactive",
 		strcmp(slice_action(sl), "-") ? ", " : "", strcmp(slice_action(sl), "-") ? slice_action(sl) : "");
+	if (sl->state && sl->state[0]) {
+		fprintf(f, "  %-13s %s (%s), escalation %s", "Policy:", sl->state, sl->why ? sl->why : "",
+			sl->escalation ? sl->escalation : "none");
+		if (sl->protect_size && streq(sl->protect_size, "footprint"))
+			fprintf(f, ", footprint %s", format_size(a, sizeof(a), sl->protect_bytes));
+		fprintf(f, ", refaults %s/s", format_size(b, sizeof(b), (uint64_t)sl->refault_rate));
+		if (sl->psi_some >= 0)
+			fprintf(f, ", memory PSI some %.2f%%", sl->psi_some);
+		fputc('\n', f);
+	}
 	fprintf(f, "  %-13s %" PRIu64 " activations, active for %s, %" PRIu64 " faults\n", "Activity sum:",
 		sl->activations, format_duration(a, sizeof(a), sl->active_usec - sl->active_usec % USEC_PER_MSEC),
 		sl->faults);
 	fprintf(f, "  %-13s %" PRIu64 " protect decisions, %" PRIu64 " throttle decisions (%s requested), "
-		"%" PRIu64 " guard trips%s\n", "Decisions:", sl->protect_decisions, sl->throttle_decisions,
+		"%" PRIu64 " guard trips%s\n", "Decisions:", sl->protect_decisions + sl->sized_decisions, sl->throttle_decisions,
 		format_duration(b, sizeof(b), sl->throttle_ms * USEC_PER_MSEC), sl->guard_trips,
 		sl->guard_tripped ? " (guard holding now)" : "");
 	if (sl->ceiling_refusals || sl->protect_suspended)
@@ -378,8 +406,12 @@ static struct json_object *json_slice(const struct daemon_status *s, const struc
 	add(pol, "page_fault_rate", ju64(sl->fault_rate_threshold));
 	add(pol, "cpu_usage_percent", ju64(sl->cpu_usage_threshold));
 	add(pol, "window_usec", ju64(sl->window_usec));
-	add(pol, "hold_usec", ju64(sl->hold_usec));
+	add(pol, "hold_usec", sl->hold_usec == HOLD_AUTO ? jstr("auto") : ju64(sl->hold_usec));
+	add(pol, "max_hold_usec", ju64(sl->max_hold_usec));
 	add(pol, "protect", jstr(sl->protect));
+	add(pol, "protect_size", jstr(sl->protect_size ? sl->protect_size : "all"));
+	add(pol, "wake_reserve", ju64(sl->wake_reserve));
+	add(pol, "throttle_when", jstr(sl->throttle_when ? sl->throttle_when : "active"));
 	add(pol, "max_usage", ju64_or_null(sl->max_usage));
 	add(pol, "throttle_delay_ms", ju64(sl->delay_ms));
 	add(pol, "max_continuous_usec", ju64_or_null(sl->max_continuous_usec));
@@ -400,6 +432,24 @@ static struct json_object *json_slice(const struct daemon_status *s, const struc
 	add(o, "guard_tripped", json_object_new_boolean(sl->guard_tripped));
 	add(o, "protect_suspended", json_object_new_boolean(sl->protect_suspended));
 	add(o, "numa", jstr(slice_numa(s, sl)));
+	/* the policy engine (memcgd.d(5)); null from a memcgd without it */
+	if (sl->state && sl->state[0]) {
+		struct json_object *eng = json_object_new_object();
+
+		add(eng, "state", jstr(sl->state));
+		add(eng, "escalation", jstr(sl->escalation ? sl->escalation : "none"));
+		add(eng, "why", jstr_or_null(sl->why));
+		add(eng, "hold_usec", ju64(sl->hold_learned_usec));
+		add(eng, "protect_bytes", ju64(sl->protect_bytes));
+		add(eng, "usage", ju64(sl->usage));
+		add(eng, "refault_rate", jdouble1(sl->refault_rate));
+		add(eng, "psi_some", sl->psi_some >= 0 ? jdouble1(sl->psi_some) : NULL);
+		add(eng, "episodes", ju64(sl->episodes));
+		add(eng, "sized_decisions", ju64(sl->sized_decisions));
+		add(o, "engine", eng);
+	} else {
+		add(o, "engine", NULL);
+	}
 	cnt = json_object_new_object();
 	add(cnt, "faults", ju64(sl->faults));
 	add(cnt, "activations", ju64(sl->activations));

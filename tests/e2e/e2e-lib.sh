@@ -56,12 +56,15 @@ e2e_policy() {
 	} >"/etc/memcgd.d/$file"
 }
 
-# The RFC's scenario with thresholds a TCG guest reaches easily.
+# The RFC's scenario with thresholds a TCG guest reaches easily, as memcgd 2 ran it: active by a
+# fault rate alone (CPUUsage=off), a fixed hold, all-or-nothing protection (Size=all), and a delay
+# whenever the higher slice is active (When=active). The policy engine's defaults have tests of
+# their own (78-policy-engine).
 e2e_high_low_policies() {
 	e2e_policy 50-high.conf high.slice 50 '[Activity]' 'PageFaultRate=200' 'Window=500ms' 'Hold=500ms' \
-		'[Protect]' 'Mode=min' '[Throttle]' 'Delay=0'
+		'CPUUsage=off' '[Protect]' 'Mode=min' 'Size=all' '[Throttle]' 'Delay=0'
 	e2e_policy 10-low.conf low.slice 10 '[Activity]' 'PageFaultRate=200' 'Window=500ms' 'Hold=500ms' \
-		'[Protect]' 'Mode=none' '[Throttle]' 'Delay=100ms' 'MaxContinuous=10min'
+		'CPUUsage=off' '[Protect]' 'Mode=none' '[Throttle]' 'Delay=100ms' 'When=active' 'MaxContinuous=10min'
 }
 
 # e2e_run UNIT SLICE COMMAND...: a transient service in SLICE (memory accounting on)

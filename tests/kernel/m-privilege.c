@@ -21,6 +21,9 @@
  *     (far above its memory.min) is reclaimed down towards memory.min
  *     although the delegated program always answers "protected"; the same
  *     program attached by init-namespace root keeps all of D resident.
+ *     The same for get_min (protection by amount): a delegated program that
+ *     asks for all of D's pages is ignored in reclaim from P (outside D), so
+ *     D is reclaimed towards memory.min; root's keeps D resident.
  *
  * A sub-case the machine cannot run (no user namespaces, no bpffs, no
  * disk-backed directory) is reported and the test exits 77 after running
@@ -482,6 +485,7 @@ struct clamp_result {
 	uint64_t s_after, p_max_events, calls;
 };
 
+/* Calls of the ops' below_min and get_min */
 static uint64_t below_min_calls(int bss_fd)
 {
 	struct protect_bpf__bss bss;
@@ -489,7 +493,7 @@ static uint64_t below_min_calls(int bss_fd)
 
 	if (bpf_map_lookup_elem(bss_fd, &zero, &bss))
 		ktest_fail("read the protect ops' .bss: %s", strerror(errno));
-	return bss.below_min_calls;
+	return bss.below_min_calls + bss.get_min_calls;
 }
 
 /* Fill D with page cache (d_path), let S stream s_path through P's limit, measure D. */
@@ -540,11 +544,19 @@ static struct clamp_result pressure_run(const char *label, const char *d_path, c
 	return r;
 }
 
+struct clamp_arg {
+	const struct kt_cgroup *d;
+	bool sized;	/* get_min asking for everything, not below_min/below_low */
+};
+
+/* Every page of any memory cgroup: far above any usage, clamped by the kernel */
+#define SIZE_ALL (~0ULL >> 12)
+
 /* Runs in the token child (ns root D): attach always-protect ops, pass the link back. */
 static int clamp_child(int sock, int mnt_fd, void *arg)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .bpf_token_path = kt_token_path(mnt_fd));
-	const struct kt_cgroup *d = arg;
+	const struct clamp_arg *ca = arg;
 	struct protect_bpf *skel;
 	struct bpf_link *link;
 	int fds[2];
@@ -554,8 +566,9 @@ static int clamp_child(int sock, int mnt_fd, void *arg)
 		ktest_fail("token child: open protect.bpf.c: %s", strerror(errno));
 	skel->bss->protect_min = true;
 	skel->bss->protect_low = true;
+	skel->bss->size_pages = SIZE_ALL;
 	KT_OK(protect_bpf__load(skel), "token child: load protect.bpf.c with the BPF token");
-	KT_OK(kt_attach(skel->maps.protect_ops, d, 0, &link),
+	KT_OK(kt_attach(ca->sized ? skel->maps.size_ops : skel->maps.protect_ops, ca->d, 0, &link),
 	      "token child: attach the always-protect ops at D");
 	fds[0] = bpf_link__fd(link);
 	fds[1] = bpf_map__fd(skel->maps.bss);
@@ -563,17 +576,69 @@ static int clamp_child(int sock, int mnt_fd, void *arg)
 	return 0;
 }
 
-static void check_clamp(const struct kt_cgroup *top)
+/* One pair of runs: the always-protect ops attached at D by the token child, then by root. */
+static void clamp_pair(bool sized, const char *d_path, const char *s_path, struct kt_cgroup *p,
+		       struct kt_cgroup *d, struct kt_cgroup *s)
 {
+	struct clamp_arg ca = { .d = d, .sized = sized };
+	const char *what = sized ? "get_min" : "below_min/below_low";
 	struct clamp_result deleg, full;
-	struct kt_cgroup *p, *d, *s;
 	struct kt_token_child tc;
 	struct protect_bpf *skel;
 	struct bpf_link *link;
+	char label[96];
+	uint64_t ceiling;
+	int fds[2], code;
+
+	code = kt_token_child_start(&tc, d, clamp_child, &ca);
+	if (code == KTEST_EXIT_SKIP) {
+		skip_subcase("c (clamp)", tc.why);
+		return;
+	}
+	KT_ASSERT_EQ(code, 0, "token child set-up (exit status)");
+	kt_token_child_delegate(&tc, CMDS_ATTACH);
+	token_child_fds(&tc, fds, 2, "token child");
+	KT_ASSERT_EQ(link_fd_cgroup_id(fds[0]), d->id, "cgroup_id of the delegated link");
+	KT_ASSERT(fdinfo_delegated(fds[0]), "the token child's link is marked delegated in fdinfo");
+	snprintf(label, sizeof(label), "delegated always-protect %s at D", what);
+	deleg = pressure_run(label, d_path, s_path, p, d, s, fds[1]);
+	close(fds[0]);
+	close(fds[1]);
+
+	skel = KT_SKEL_LOAD(protect_bpf);
+	skel->bss->protect_min = true;
+	skel->bss->protect_low = true;
+	skel->bss->size_pages = SIZE_ALL;
+	link = kt_attach_ok(sized ? skel->maps.size_ops : skel->maps.protect_ops, d, 0);
+	snprintf(label, sizeof(label), "root's always-protect %s at D", what);
+	full = pressure_run(label, d_path, s_path, p, d, s, bpf_map__fd(skel->maps.bss));
+	kt_link_destroy(&link);
+	protect_bpf__destroy(skel);
+
+	/* control: the program does protect all of D when root attaches it */
+	KT_ASSERT(full.calls > 0, "%s ran during the pressure with root's attachment", what);
+	KT_ASSERT(full.after >= full.filled * 85 / 100,
+		  "root's always-protect %s keeps D resident: %llu MiB of %llu MiB (otherwise the workload, not the clamp, decides)",
+		  what, (unsigned long long)(full.after / KT_MiB), (unsigned long long)(full.filled / KT_MiB));
+	/* delegated: reclaimed towards memory.min, far below what it holds */
+	ceiling = D_MIN + (deleg.filled - D_MIN) / 2;
+	KT_ASSERT(deleg.after <= ceiling,
+		  "the delegated %s protects no more than D's memory.min (%lu MiB): D kept %llu MiB of %llu MiB, expected <= %llu MiB",
+		  what, D_MIN / KT_MiB, (unsigned long long)(deleg.after / KT_MiB),
+		  (unsigned long long)(deleg.filled / KT_MiB), (unsigned long long)(ceiling / KT_MiB));
+	KT_ASSERT(deleg.after >= D_MIN * 3 / 4,
+		  "D keeps about its memory.min (%lu MiB) with the delegated %s: %llu MiB",
+		  D_MIN / KT_MiB, what, (unsigned long long)(deleg.after / KT_MiB));
+	ktest_log("clamp (%s): D kept %llu MiB with the delegated ops vs %llu MiB with root's (memory.min %lu MiB)",
+		  what, (unsigned long long)(deleg.after / KT_MiB), (unsigned long long)(full.after / KT_MiB),
+		  D_MIN / KT_MiB);
+}
+
+static void check_clamp(const struct kt_cgroup *top)
+{
+	struct kt_cgroup *p, *d, *s;
 	const char *dir = kt_disk_dir();
 	static char d_path[PATH_MAX], s_path[PATH_MAX];	/* unlinked at exit */
-	int fds[2], code;
-	uint64_t ceiling;
 
 	ktest_log("--- c. delegated protection is clamped to the granted memory.min");
 	if (!dir) {
@@ -595,46 +660,8 @@ static void check_clamp(const struct kt_cgroup *top)
 	if (kt_write_clean_file(s_path, S_FILE))
 		ktest_fail("cannot write %lu MiB to %s", S_FILE / KT_MiB, s_path);
 
-	code = kt_token_child_start(&tc, d, clamp_child, d);
-	if (code == KTEST_EXIT_SKIP) {
-		skip_subcase("c (clamp)", tc.why);
-		return;
-	}
-	KT_ASSERT_EQ(code, 0, "token child set-up (exit status)");
-	kt_token_child_delegate(&tc, CMDS_ATTACH);
-	token_child_fds(&tc, fds, 2, "token child");
-	KT_ASSERT_EQ(link_fd_cgroup_id(fds[0]), d->id, "cgroup_id of the delegated link");
-	KT_ASSERT(fdinfo_delegated(fds[0]), "the token child's link is marked delegated in fdinfo");
-	deleg = pressure_run("delegated always-protect ops at D", d_path, s_path, p, d, s, fds[1]);
-	close(fds[0]);
-	close(fds[1]);
-
-	skel = KT_SKEL_LOAD(protect_bpf);
-	skel->bss->protect_min = true;
-	skel->bss->protect_low = true;
-	link = kt_attach_ok(skel->maps.protect_ops, d, 0);
-	full = pressure_run("root's always-protect ops at D", d_path, s_path, p, d, s,
-			    bpf_map__fd(skel->maps.bss));
-	kt_link_destroy(&link);
-	protect_bpf__destroy(skel);
-
-	/* control: the program does protect all of D when root attaches it */
-	KT_ASSERT(full.calls > 0, "below_min ran during the pressure with root's attachment");
-	KT_ASSERT(full.after >= full.filled * 85 / 100,
-		  "root's always-protect ops keep D resident: %llu MiB of %llu MiB (otherwise the workload, not the clamp, decides)",
-		  (unsigned long long)(full.after / KT_MiB), (unsigned long long)(full.filled / KT_MiB));
-	/* delegated: reclaimed towards memory.min, far below what it holds */
-	ceiling = D_MIN + (deleg.filled - D_MIN) / 2;
-	KT_ASSERT(deleg.after <= ceiling,
-		  "the delegated ops protect no more than D's memory.min (%lu MiB): D kept %llu MiB of %llu MiB, expected <= %llu MiB",
-		  D_MIN / KT_MiB, (unsigned long long)(deleg.after / KT_MiB),
-		  (unsigned long long)(deleg.filled / KT_MiB), (unsigned long long)(ceiling / KT_MiB));
-	KT_ASSERT(deleg.after >= D_MIN * 3 / 4,
-		  "D keeps about its memory.min (%lu MiB) with the delegated ops: %llu MiB",
-		  D_MIN / KT_MiB, (unsigned long long)(deleg.after / KT_MiB));
-	ktest_log("clamp: D kept %llu MiB with the delegated ops vs %llu MiB with root's (memory.min %lu MiB)",
-		  (unsigned long long)(deleg.after / KT_MiB), (unsigned long long)(full.after / KT_MiB),
-		  D_MIN / KT_MiB);
+	clamp_pair(false, d_path, s_path, p, d, s);
+	clamp_pair(true, d_path, s_path, p, d, s);
 }
 
 int main(void)

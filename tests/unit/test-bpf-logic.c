@@ -864,6 +864,86 @@ static void test_numa_balancing(void)
 	active_gen = 0;
 }
 
+/* [Protect] Size=footprint: get_min/get_low return the footprint while the slice is active,
+ * WakeReserve= while it is idle, at most MaxUsage=; the cgroups below the slice's own get their
+ * share by usage; below_min/below_low leave a sized slice to them */
+static void test_sized_protection(void)
+{
+	__u32 key = HIGH, g = active_gen & 1;
+	__u64 root_id = kn_high.id, page = 4096;
+	struct memcgd_policy *p;
+	struct memcgd_slice_state *s = state(HIGH);
+	__u64 before = s->sized_decisions;
+
+	set_policy(g, HIGH, 1, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	p = policy_at(g, HIGH);
+	p->flags |= MEMCGD_POLICY_SIZED;
+	bpf_map_update_elem(&slice_root, &key, &root_id, BPF_ANY);
+	protect_footprint_bytes[HIGH] = 300 * 1024 * 1024;
+	protect_reserve_bytes[HIGH] = 16 * 1024 * 1024;
+
+	/* active (a fault marks it): the footprint, in pages; not for Mode=low */
+	fault(kn_high.id, PGFAULT, 1);
+	CHECK(memcgd_get_min(&mc_high, 100000) == 300 * 1024 * 1024 / page);
+	CHECK(memcgd_get_low(&mc_high, 100000) == 0);
+	CHECK(s->sized_decisions == before + 1 && s->sized_last_pages == 300 * 1024 * 1024 / page);
+	/* the boolean hook leaves a sized slice alone */
+	CHECK(!memcgd_below_min(&mc_high));
+	/* a cgroup below: its share by usage (the slice uses 100000 pages, protects 76800) */
+	CHECK(memcgd_get_min(&mc_high_svc, 50000) == 50000ULL * ((76800ULL << 10) / 100000) >> 10);
+	/* the slice protects more than it uses: all of the cgroup below */
+	CHECK(memcgd_get_min(&mc_high, 1000) == 76800 && memcgd_get_min(&mc_high_svc, 500) == 500);
+	/* MaxUsage= caps the footprint */
+	p->max_usage_bytes = 100 * 1024 * 1024;
+	CHECK(memcgd_get_min(&mc_high, 100000) == 100 * 1024 * 1024 / page);
+	p->max_usage_bytes = 0;
+	/* idle: the reserve */
+	shim_now_ns += 10 * SEC_NS;
+	CHECK(memcgd_get_min(&mc_high, 100000) == 16 * 1024 * 1024 / page);
+	protect_reserve_bytes[HIGH] = 0;
+	CHECK(memcgd_get_min(&mc_high, 100000) == 0);
+	/* the daemon's CPU activity counts as active too */
+	cpu_active_until_ns[HIGH] = shim_now_ns + SEC_NS;
+	CHECK(memcgd_get_min(&mc_high, 100000) == 300 * 1024 * 1024 / page);
+	cpu_active_until_ns[HIGH] = 0;
+	/* unmanaged, and a slice without Size=footprint: nothing */
+	CHECK(memcgd_get_min(&mc_other, 100000) == 0);
+	p->flags &= ~MEMCGD_POLICY_SIZED;
+	fault(kn_high.id, PGFAULT, 1);
+	CHECK(memcgd_get_min(&mc_high, 100000) == 0);
+	CHECK(memcgd_below_min(&mc_high));
+	protect_footprint_bytes[HIGH] = 0;
+	shim_now_ns += 10 * SEC_NS;
+}
+
+/* [Throttle] When=pressure: a lower slice is delayed only while memcgd has escalated a level
+ * above it, however active that level is */
+static void test_delay_on_pressure(void)
+{
+	__u32 g = active_gen & 1;
+	struct memcgd_policy *p;
+
+	set_policy(g, HIGH, 1, 1, MEMCGD_PROTECT_MIN, 0, 0);
+	set_policy(g, LOW, 100, 0, MEMCGD_PROTECT_NONE, 100, 0);
+	p = policy_at(g, LOW);
+	p->flags |= MEMCGD_POLICY_DELAY_ON_PRESSURE;
+	fault(kn_high.id, PGFAULT, 10); /* high is active */
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	pressure_level_until_ns[g][1] = shim_now_ns + SEC_NS;
+	pressure_level_mask[g] = 1ULL << 1;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);
+	CHECK(memcgd_get_high_delay_ms(&mc_high) == 0); /* its own level is not above it */
+	/* memcgd stopped renewing it: the escalation lapses by itself */
+	shim_now_ns += 2 * SEC_NS;
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 0);
+	pressure_level_mask[g] = 0;
+	/* When=active (the flag clear): delayed while high is active, as before */
+	p->flags &= ~MEMCGD_POLICY_DELAY_ON_PRESSURE;
+	fault(kn_high.id, PGFAULT, 10);
+	CHECK(memcgd_get_high_delay_ms(&mc_low) == 100);
+	shim_now_ns += 10 * SEC_NS;
+}
+
 int main(void)
 {
 	setup();
@@ -885,5 +965,7 @@ int main(void)
 	test_ceiling();
 	test_background_reclaim();
 	test_numa_balancing();
+	test_sized_protection();
+	test_delay_on_pressure();
 	return test_summary("test-bpf-logic");
 }

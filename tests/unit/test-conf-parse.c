@@ -105,6 +105,32 @@ static void test_defaults(void)
 	CHECK(res.slice.settings.protect_max_usage == MAX_USAGE_DEFAULT); /* the share of RAM, resolved by memcgd */
 	CHECK(res.slice.settings.throttle_delay_usec == 100000);
 	CHECK(res.slice.settings.throttle_max_usec == 300 * USEC_PER_SEC);
+	/* the policy engine's defaults (memcgd.d(5)): busy at any fault or CPU time, learned hold,
+	 * protection sized by the footprint, delays only under pressure */
+	CHECK(res.slice.settings.fault_rate == 1);
+	CHECK(res.slice.settings.cpu_usage_percent == CPU_USAGE_ANY);
+	CHECK(res.slice.settings.hold_usec == HOLD_AUTO);
+	CHECK(res.slice.settings.max_hold_usec == 300 * USEC_PER_SEC);
+	CHECK(res.slice.settings.protect_size == PROTECT_SIZE_FOOTPRINT);
+	CHECK(res.slice.settings.protect_wake_reserve == 0);
+	CHECK(res.slice.settings.throttle_when == THROTTLE_WHEN_PRESSURE);
+	done(&res);
+
+	/* each new key, and the values that bring back memcgd 2's behaviour */
+	parse_slice("[Slice]\nName=batch.slice\nPriority=0\n[Activity]\nHold=auto\nMaxHold=90s\nCPUUsage=any\n"
+		    "Window=100ms\n[Protect]\nSize=all\nWakeReserve=64M\n[Throttle]\nWhen=active\n", &res);
+	CHECK(res.r == 0);
+	CHECK(res.slice.settings.hold_usec == HOLD_AUTO && res.slice.settings.max_hold_usec == 90 * USEC_PER_SEC);
+	CHECK(res.slice.settings.cpu_usage_percent == CPU_USAGE_ANY);
+	CHECK(res.slice.settings.protect_size == PROTECT_SIZE_ALL);
+	CHECK(res.slice.settings.protect_wake_reserve == 64ULL << 20);
+	CHECK(res.slice.settings.throttle_when == THROTTLE_WHEN_ACTIVE);
+	/* Window= shorter than a second with the default PageFaultRate=1: any fault, no error */
+	CHECK(res.slice.settings.window_usec == 100 * USEC_PER_MSEC && res.d.n == 0);
+	done(&res);
+	parse_slice("[Slice]\nName=batch.slice\nPriority=0\n[Activity]\nPageFaultRate=1\nWindow=100ms\n", &res);
+	CHECK(res.r == -EINVAL); /* set explicitly, the product still counts */
+	CHECK_CONTAINS(res.all, "less than one fault per window");
 	done(&res);
 
 	parse_slice("[Slice]\nName=batch.slice\nPriority=0\n[Protect]\nMaxUsage=infinity\nMode=none\n"
@@ -145,7 +171,14 @@ static void test_bad_values(void)
 	expect_error("[Activity]", "Window=soon", "is not a window");
 	expect_error("[Activity]", "Hold=2h", "Hold='2h' is not a hold time");
 	expect_error("[Activity]", "Hold=-1s", "is not a hold time");
-	expect_error("[Activity]", "CPUUsage=50", "CPUUsage='50' is not a CPU usage: expected a percentage of one CPU");
+	expect_error("[Activity]", "CPUUsage=50", "CPUUsage='50' is not a CPU usage: expected any, a percentage of one CPU");
+	expect_error("[Activity]", "Hold=learned", "Hold='learned' is not a hold time: expected auto");
+	expect_error("[Activity]", "MaxHold=500ms", "MaxHold='500ms' is not a hold bound: expected a duration from 1s to 1h");
+	expect_error("[Activity]", "MaxHold=auto", "MaxHold='auto' is not a hold bound");
+	expect_error("[Protect]", "Size=half", "Size='half' is not a protection size: expected footprint");
+	expect_error("[Protect]", "WakeReserve=infinity", "WakeReserve='infinity' is not a reserve");
+	expect_error("[Protect]", "WakeReserve=lots", "WakeReserve='lots' is not a reserve");
+	expect_error("[Throttle]", "When=always", "When='always' is not a throttle condition: expected pressure");
 	expect_error("[Activity]", "CPUUsage=0%", "is not a CPU usage");
 	expect_error("[Activity]", "CPUUsage=200000%", "is not a CPU usage");
 	expect_error("[Activity]", "CPUUsage=%", "is not a CPU usage");

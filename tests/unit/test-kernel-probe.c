@@ -18,10 +18,12 @@ int main(int argc, char **argv)
 	CHECK(kernel_probe(argv[1], &ks) == 0);
 	CHECK(ks.btf && ks.has_ops && ks.has_tracepoint);
 	CHECK(ks.hooks == (HOOK_HANDLE_CGROUP_ONLINE | HOOK_HANDLE_CGROUP_OFFLINE | HOOK_BELOW_LOW | HOOK_BELOW_MIN |
-			   HOOK_GET_HIGH_DELAY_MS | HOOK_MEMCG_CHARGED | HOOK_NUMA_BALANCING));
-	CHECK_STREQ(ks.hook_names, "handle_cgroup_online handle_cgroup_offline below_low below_min get_high_delay_ms "
-				   "memcg_charged numa_balancing");
+			   HOOK_GET_LOW | HOOK_GET_MIN | HOOK_GET_HIGH_DELAY_MS | HOOK_MEMCG_CHARGED |
+			   HOOK_NUMA_BALANCING));
+	CHECK_STREQ(ks.hook_names, "handle_cgroup_online handle_cgroup_offline below_low below_min get_low get_min "
+				   "get_high_delay_ms memcg_charged numa_balancing");
 	CHECK_STREQ(memcg_hook_name(HOOK_NUMA_BALANCING), "numa_balancing");
+	CHECK_STREQ(memcg_hook_name(HOOK_GET_MIN), "get_min");
 	CHECK(ks.has_reclaim_kfunc);
 	CHECK_STREQ(ks.error, "");
 
@@ -33,6 +35,7 @@ int main(int argc, char **argv)
 	CHECK(ks.hooks & HOOK_MEMCG_CHARGED);
 	CHECK(!ks.has_reclaim_kfunc); /* the hook alone: no background reclaim in the kernel */
 	CHECK(!(ks.hooks & HOOK_NUMA_BALANCING)); /* before patch 22: every slice follows kernel.numa_balancing */
+	CHECK(!(ks.hooks & HOOKS_SIZED));         /* before patch 24: protection is all or nothing */
 
 	/* no memcg_bpf_ops: a clear error */
 	CHECK(kernel_probe(argv[3], &ks) == -EOPNOTSUPP);

@@ -13,8 +13,12 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 # the shipped examples validate
 "$memcgctl" check "$examples"/memcgd.conf "$examples"/*.conf >"$tmp/out" 2>&1 || fail "examples do not validate: $(cat "$tmp/out")"
 grep -q "configuration OK: 3 slices" "$tmp/out" || fail "examples: $(cat "$tmp/out")"
-grep -q "high.slice priority 50, active above 500 faults/s over 1s or at 50% CPU, protect min" "$tmp/out" ||
-	fail "CPUUsage= of 50-high.conf not shown: $(cat "$tmp/out")"
+grep -q "high.slice priority 50, busy at any page fault or at any CPU time, protect low" "$tmp/out" ||
+	fail "the activity of 50-high.conf not shown: $(cat "$tmp/out")"
+# the policy engine's settings of each slice on a line of their own
+grep -A2 ": high.slice priority 50," "$tmp/out" |
+	grep -qx "  \[Activity\] Hold=auto (learned, at most 5min), \[Protect\] Size=footprint, \[Throttle\] When=pressure" ||
+	fail "the hold, size and throttle condition of 50-high.conf not shown: $(cat "$tmp/out")"
 # its commented [NUMA] policy stays commented: the kernel decides
 grep -A1 ": high.slice priority 50," "$tmp/out" | grep -qx "  \[NUMA\] Balancing=default (as kernel.numa_balancing)" ||
 	fail "[NUMA] of 50-high.conf not shown: $(cat "$tmp/out")"
@@ -33,8 +37,9 @@ check_alternative() {	# check_alternative FILE PARTNER REPLACED SLICE LINE
 }
 check_alternative background/10-low.conf 50-high.conf 10-low.conf low.slice \
 	"low.slice priority 10, .*, throttle never, background reclaim below 256M free, 64M/s$"
+# latency/50-high.conf is kept as an alias of 50-high.conf, which is the latency-service policy now
 check_alternative latency/50-high.conf 10-low.conf 50-high.conf high.slice \
-	"high.slice priority 50, active above 10 faults/s over 1s or at 1% CPU, protect min, throttle never$"
+	"high.slice priority 50, busy at any page fault or at any CPU time, protect low, throttle never$"
 
 # [NUMA]: the policy of each slice on a line of its own; tuning without Balancing=yes is a note
 printf '[Slice]\nName=numa.slice\nPriority=20\n[NUMA]\nBalancing=yes\nScanPeriodMin=500ms\nScanSize=256M\n' >"$tmp/numa.conf"

@@ -61,7 +61,24 @@ static void test_compile(void)
 	CHECK(p.level == 3);
 	CHECK(p.protect == MEMCGD_PROTECT_MIN);
 	CHECK(p.delay_ms == 150);
+	/* the defaults: protection sized by the footprint, delay only under pressure */
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_SIZED | MEMCGD_POLICY_DELAY_ON_PRESSURE));
+	s.settings.protect_size = PROTECT_SIZE_ALL;
+	s.settings.throttle_when = THROTTLE_WHEN_ACTIVE;
+	policy_compile(&s, 3, 4242, &p);
 	CHECK(p.flags == MEMCGD_POLICY_IN_USE);
+	/* nothing to size without protection */
+	s.settings.protect_size = PROTECT_SIZE_FOOTPRINT;
+	s.settings.protect = PROTECT_NONE;
+	policy_compile(&s, 3, 4242, &p);
+	CHECK(p.flags == MEMCGD_POLICY_IN_USE);
+	s.settings.protect = PROTECT_MIN;
+	/* Hold=auto: the fault path only bridges to memcgd's next update */
+	s.settings.hold_usec = HOLD_AUTO;
+	policy_compile(&s, 3, 4242, &p);
+	CHECK(p.hold_ns == 0);
+	s.settings.hold_usec = 2 * USEC_PER_SEC;
+	s.settings.throttle_when = THROTTLE_WHEN_PRESSURE;
 
 	/* rounding up: 3 faults/s over 500ms must mean 2 faults, not 1 */
 	s.settings.fault_rate = 3;
@@ -99,6 +116,10 @@ static void test_compile_numa(void)
 {
 	struct slice_conf s = mk("db.slice", 50);
 	struct memcgd_policy p;
+
+	/* the flags of this test only */
+	s.settings.protect_size = PROTECT_SIZE_ALL;
+	s.settings.throttle_when = THROTTLE_WHEN_ACTIVE;
 
 	policy_compile(&s, 0, 1, &p);
 	CHECK(p.flags == MEMCGD_POLICY_IN_USE);

@@ -113,6 +113,11 @@ static void make_status(struct daemon_status *s)
 		.cpu_usage_threshold = 50, .cpu_percent = 93.5,
 		.fault_rate = 15234.5, .active = true, .faults = 999, .activations = 3, .active_usec = 62000000,
 		.protect_decisions = 17, .have_memory = true, .memory_current = 3ULL << 29, .memory_high = UINT64_MAX,
+		.protect_size = strdup("footprint"), .throttle_when = strdup("pressure"), .max_hold_usec = 300000000,
+		.wake_reserve = 64ULL << 20, .state = strdup("holding"), .escalation = strdup("reclaim"),
+		.why = strdup("refaults: lower slices reclaimed in the background"), .hold_learned_usec = 20000000,
+		.protect_bytes = 700ULL << 20, .usage = 650ULL << 20, .refault_rate = 4096, .psi_some = 1.25,
+		.episodes = 4, .sized_decisions = 99,
 	};
 	s->slices[1] = (struct slice_status){
 		.name = strdup("low-batch.slice"), .priority = 10, .level = 0, .slot = 1,
@@ -198,6 +203,19 @@ static void test_roundtrip(void)
 		CHECK(b.slices[0].cpu_usage_threshold == 50);
 		CHECK(b.slices[0].cpu_percent > 93.4 && b.slices[0].cpu_percent < 93.6);
 		CHECK(b.slices[1].cpu_percent < 0);
+		/* the policy engine's state */
+		CHECK_STREQ(b.slices[0].state, "holding");
+		CHECK_STREQ(b.slices[0].escalation, "reclaim");
+		CHECK_STREQ(b.slices[0].why, "refaults: lower slices reclaimed in the background");
+		CHECK_STREQ(b.slices[0].protect_size, "footprint");
+		CHECK_STREQ(b.slices[0].throttle_when, "pressure");
+		CHECK(b.slices[0].hold_learned_usec == 20000000 && b.slices[0].max_hold_usec == 300000000);
+		CHECK(b.slices[0].protect_bytes == 700ULL << 20 && b.slices[0].usage == 650ULL << 20);
+		CHECK(b.slices[0].wake_reserve == 64ULL << 20);
+		CHECK(b.slices[0].refault_rate > 4095 && b.slices[0].refault_rate < 4097);
+		CHECK(b.slices[0].psi_some > 1.24 && b.slices[0].psi_some < 1.26);
+		CHECK(b.slices[0].episodes == 4 && b.slices[0].sized_decisions == 99);
+		CHECK(!b.slices[1].state || !b.slices[1].state[0]); /* not measured (a memcgd before the engine) */
 		CHECK(b.slices[0].max_usage == UINT64_MAX);
 		CHECK_STREQ(b.slices[1].reason, "slice not started\tyet"); /* escaped and back */
 		CHECK_STREQ(b.slices[1].file, "/etc/memcgd.d/10-low \"batch\".conf");
@@ -278,6 +296,10 @@ static void test_text(void)
 	CHECK_CONTAINS(out, "  Attached:     yes\n");
 	CHECK_CONTAINS(out, "  Attached:     no: not-running, slice not started\tyet\n");
 	CHECK_CONTAINS(out, "  Activity sum: 3 activations, active for 1min 2s, 999 faults\n");
+	CHECK_CONTAINS(out, "  Policy:       holding (refaults: lower slices reclaimed in the background), escalation "
+			    "reclaim, footprint 700M, refaults 4K/s, memory PSI some 1.25%\n");
+	CHECK_CONTAINS(out, "  Protect:      min, its footprint while active; 64M while idle\n");
+	CHECK_CONTAINS(out, "116 protect decisions"); /* below_min's and get_min's */
 	CHECK_CONTAINS(out, "  Activity:     active above 1000 faults/s over 1s or at 50% CPU, hold 2s\n");
 	CHECK_CONTAINS(out, "  Activity:     active above 500 faults/s over 500ms, hold 0\n");
 	CHECK_CONTAINS(out, "  Now:          15234.5 faults/s, 94% CPU, active, protect-min\n");
@@ -392,6 +414,12 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"cgroup\":\"/high.slice\",\"cgroup_id\":1234,\"attached\":true");
 	CHECK_CONTAINS(out, "\"fault_rate\":15234.5,\"cpu_percent\":93.5,\"active\":true,\"action\":\"protect-min\"");
 	CHECK_CONTAINS(out, "\"policy\":{\"page_fault_rate\":1000,\"cpu_usage_percent\":50,");
+	CHECK_CONTAINS(out, "\"engine\":{\"state\":\"holding\",\"escalation\":\"reclaim\",\"why\":\"refaults: lower "
+			    "slices reclaimed in the background\",\"hold_usec\":20000000,\"protect_bytes\":734003200,"
+			    "\"usage\":681574400,\"refault_rate\":4096.0,\"psi_some\":1.2");
+	CHECK_CONTAINS(out, "\"episodes\":4,\"sized_decisions\":99}");
+	CHECK_CONTAINS(out, "\"protect_size\":\"footprint\",\"wake_reserve\":67108864,\"throttle_when\":\"pressure\"");
+	CHECK_CONTAINS(out, "\"numa\":\"kernel\",\"engine\":null,");
 	CHECK_CONTAINS(out, "\"fault_rate\":0.0,\"cpu_percent\":null,\"active\":false");
 	CHECK_CONTAINS(out, "\"memory\":{\"current\":1610612736,\"min\":0,\"low\":0,\"high\":\"max\"}");
 	CHECK_CONTAINS(out, "\"cgroup\":null,\"cgroup_id\":0,\"attached\":false,\"attach_state\":\"not-running\",\"reason\":\"slice not started\\tyet\"");

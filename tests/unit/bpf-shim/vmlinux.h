@@ -80,6 +80,8 @@ struct memcg_bpf_ops {
 	void *handle_cgroup_offline;
 	void *below_low;
 	void *below_min;
+	void *get_low;
+	void *get_min;
 	void *get_high_delay_ms;
 	void *memcg_charged;
 	void *numa_balancing;

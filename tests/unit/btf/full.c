@@ -8,6 +8,9 @@ struct memcg_bpf_ops {
 	void (*handle_cgroup_offline)(struct mem_cgroup *memcg);
 	bool (*below_low)(struct mem_cgroup *memcg);
 	bool (*below_min)(struct mem_cgroup *memcg);
+	/* kernel-patches/0024 */
+	unsigned long (*get_low)(struct mem_cgroup *memcg, unsigned long usage);
+	unsigned long (*get_min)(struct mem_cgroup *memcg, unsigned long usage);
 	unsigned int (*get_high_delay_ms)(struct mem_cgroup *memcg);
 	void (*memcg_charged)(struct mem_cgroup *memcg, unsigned long nr_pages);
 	/* kernel-patches/0022 */
