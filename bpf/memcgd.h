@@ -61,6 +61,9 @@ enum memcgd_protect_mode {
 					  * (idle) instead of below_low/below_min's all or nothing */
 #define MEMCGD_POLICY_DELAY_ON_PRESSURE (1U << 5) /* [Throttle] When=pressure: delay only while a higher
 					  * level is escalated (pressure_level_*), not merely active */
+#define MEMCGD_POLICY_GIVE_BACK (1U << 6) /* a protected slice: while it is idle and another slice is
+					  * active, background reclaim takes its memory above
+					  * WakeReserve= first (reclaim.bpf.h) */
 
 /* A slice's policy as the programs use it; compiled from its memcgd.d file. */
 struct memcgd_policy {

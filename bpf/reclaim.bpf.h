@@ -11,7 +11,9 @@
  * now is below the largest Headroom= of the active generation. Then it starts the
  * work item: at most one is queued or running, and it is started at most once per
  * RECLAIM_KICK_NS. The work item (a bpf_wq callback, which may sleep) builds the plan of
- * reclaim-plan.h from the Background= slices that a higher active level outranks, and
+ * reclaim-plan.h from the protected slices that are idle (their memory above WakeReserve=, first:
+ * the policy engine's "give idle memory back") and the Background= slices that a higher active
+ * level outranks, and
  * reclaims with bpf_try_to_free_mem_cgroup_pages(), as a write to each slice's memory.reclaim
  * would. No task is delayed, and the reclaim's CPU time is the workqueue's.
  *
@@ -136,34 +138,55 @@ static __always_inline __u64 rate_budget(const struct memcgd_policy *p, const st
 	return p->reclaim_rate * (ns / 1000) / 1000000 / page_size;
 }
 
-/* Entry i of the plan from reclaim_order: a slice that the highest active level (top, -1 for
- * none) outranks gets its excess, the rest 0. */
+/* Entry i of the plan from reclaim_order, which starts with the protected slices (give-back)
+ * and goes on with the Background= slices by level. An idle protected slice gives what it holds
+ * above its WakeReserve= first, while any level is active (another slice works); a Background=
+ * slice that the highest active level (top, -1 for none) outranks gives its excess next. The
+ * plan asks them in the order of e->level: 0 for giving back, 1 + Priority='s level for
+ * Background=. Any other entry gets 0. */
 static __always_inline void plan_entry(__u32 gen, __u32 i, int top, __u64 now)
 {
 	struct memcgd_reclaim_entry *e = &reclaim_plan.e[bss_index(i, MEMCGD_MAX_RECLAIM_SLICES - 1)];
 	__u32 slot = reclaim_order[bss_index(gen, 1)][bss_index(i, MEMCGD_MAX_RECLAIM_SLICES - 1)];
 	const struct memcgd_policy *p = policy_of(gen, slot);
+	__u32 idx = bss_index(slot, MEMCGD_MAX_SLICES - 1), rank;
 	struct memcgd_slice_state *s;
 	struct mem_cgroup *memcg;
-	__u64 usage, prot;
+	__u64 usage, prot, headroom, reserve = 0;
 
 	e->slot = slot;
 	e->excess = 0;
 	e->level = 0;
-	if (!p || !(p->flags & MEMCGD_POLICY_RECLAIM) || top <= (int)p->level)
+	if (!p || top < 0)
 		return;
 	s = bpf_map_lookup_elem(&slice_state, &slot);
-	memcg = slice_memcg(slot);
-	if (!s || !memcg) {
-		if (memcg)
-			bpf_put_mem_cgroup(memcg);
+	if (!s)
+		return;
+	if (p->flags & MEMCGD_POLICY_RECLAIM) {
+		if (top <= (int)p->level)
+			return;
+		rank = p->level + 1 < MEMCGD_MAX_LEVELS ? p->level + 1 : MEMCGD_MAX_LEVELS - 1;
+		headroom = p->headroom_bytes;
+	} else if (p->flags & MEMCGD_POLICY_GIVE_BACK) {
+		/* only while idle: not active by its faults nor by memcgd's measure */
+		if (s->active_until_ns > now || cpu_active_until_ns[idx] > now)
+			return;
+		rank = 0;
+		headroom = reclaim_max_headroom[bss_index(gen, 1)];
+		reserve = protect_reserve_bytes[idx] / page_size;
+	} else {
 		return;
 	}
+	memcg = slice_memcg(slot);
+	if (!memcg)
+		return;
 	usage = bpf_mem_cgroup_usage(memcg) / page_size;
 	prot = memcg->memory.min > memcg->memory.low ? memcg->memory.min : memcg->memory.low;
 	bpf_put_mem_cgroup(memcg);
-	e->level = p->level;
-	e->headroom = p->headroom_bytes / page_size;
+	if (prot < reserve)
+		prot = reserve;
+	e->level = rank;
+	e->headroom = headroom / page_size;
 	e->excess = usage > prot ? usage - prot : 0;
 	e->budget = rate_budget(p, s, now);
 }
@@ -317,9 +340,10 @@ void BPF_PROG(memcgd_memcg_charged, struct mem_cgroup *memcg, unsigned long nr_p
 	now = bpf_ktime_get_ns();
 	if (now - reclaim_last_kick_ns < RECLAIM_KICK_NS)
 		return;
-	/* an active level above the lowest Background= slice (reclaim_order starts with it) */
+	/* an active level above the lowest Background= slice (reclaim_order starts with it), or
+	 * any active level when the order starts with protected slices that give back while idle */
 	lowest = policy_of(gen, reclaim_order[bss_index(gkey, 1)][0]);
-	if (!lowest || top_active_level(gen, now) <= (int)lowest->level)
+	if (!lowest || top_active_level(gen, now) < ((lowest->flags & MEMCGD_POLICY_RECLAIM) ? (int)lowest->level + 1 : 0))
 		return;
 	if (__sync_val_compare_and_swap(&reclaim_pending, 0, 1) != 0)
 		return;

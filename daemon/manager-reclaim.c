@@ -135,7 +135,9 @@ static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64
 		uint64_t cur, min = 0, low = 0, prot;
 
 		*e = (struct memcgd_reclaim_entry){ .slot = m->reclaim_slots[i], .level = rt->level };
-		if (!rt->in_use || !rt->cgroup || top <= (int)rt->level)
+		/* Background= slices only: giving an idle protected slice's memory back needs the
+		 * kernel path (memcgd.service may not write memory.reclaim anyway) */
+		if (!rt->in_use || !rt->cgroup || !st->reclaim_background || top <= (int)rt->level)
 			continue;
 		dir = strjoin3(m->opt.cgroup_root, "", rt->cgroup);
 		if (!dir || cgroup_read_memory_value(dir, "memory.current", &cur) < 0)

@@ -71,6 +71,8 @@ void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_
 		out->flags |= MEMCGD_POLICY_SIZED;
 	if (st->throttle_when == THROTTLE_WHEN_PRESSURE)
 		out->flags |= MEMCGD_POLICY_DELAY_ON_PRESSURE;
+	if (st->protect != PROTECT_NONE && !st->reclaim_background)
+		out->flags |= MEMCGD_POLICY_GIVE_BACK;
 	/* 0 is "no ceiling" in the map; an unresolved default (0) means that as well */
 	out->max_usage_bytes = st->protect_max_usage == SIZE_INFINITY ? 0 : st->protect_max_usage;
 	if (st->reclaim_background) {
@@ -108,17 +110,28 @@ size_t policy_reclaim_order(const struct memcgd_config *c, const uint32_t *level
 	uint64_t keys[MEMCGD_MAX_SLICES];
 	size_t n = 0;
 
+	bool give_back = false;
+
 	*max_headroom = 0;
 	for (size_t i = 0; i < c->n_slices && n < MEMCGD_MAX_SLICES; i++) {
 		const struct slice_settings *st = &c->slices[i].settings;
 
-		if (!st->reclaim_background || slot_of[i] < 0)
+		if (slot_of[i] < 0)
 			continue;
-		/* by level, lowest first; within a level by slot (stable across reloads) */
-		keys[n++] = (uint64_t)levels[i] << 32 | (uint32_t)slot_of[i];
-		if (st->reclaim_headroom > *max_headroom)
-			*max_headroom = st->reclaim_headroom;
+		if (st->reclaim_background) {
+			/* after the idle slices; by level, lowest first; within a level by slot
+			 * (stable across reloads) */
+			keys[n++] = (uint64_t)(levels[i] + 1) << 32 | (uint32_t)slot_of[i];
+			if (st->reclaim_headroom > *max_headroom)
+				*max_headroom = st->reclaim_headroom;
+		} else if (st->protect != PROTECT_NONE) {
+			/* a protected slice gives back first, while it is idle (MEMCGD_POLICY_GIVE_BACK) */
+			keys[n++] = (uint32_t)slot_of[i];
+			give_back = true;
+		}
 	}
+	if (give_back && !*max_headroom)
+		*max_headroom = RECLAIM_HEADROOM_DEFAULT;
 	qsort(keys, n, sizeof(keys[0]), cmp_level_slot);
 	if (n > MEMCGD_MAX_RECLAIM_SLICES)
 		n = MEMCGD_MAX_RECLAIM_SLICES;

@@ -21,10 +21,13 @@ uint64_t policy_max_usage(const struct slice_settings *s, uint64_t ram_bytes);
 void policy_compile(const struct slice_conf *s, uint32_t level, uint64_t cgroup_id,
 		    struct memcgd_policy *out);
 
-/* The [Reclaim] Background= slices in the order background reclaim asks them (level ascending,
- * then slot) as slots: fills order[MEMCGD_MAX_RECLAIM_SLICES] and returns their number (extra
- * ones are left out: config_validate refuses them); *max_headroom gets the largest Headroom=
- * among them, 0 when there is none. */
+/* The slices background reclaim may ask, in its order, as slots: first the protected slices
+ * without Background= (they give back only while idle, MEMCGD_POLICY_GIVE_BACK), by slot, then
+ * the [Reclaim] Background= slices by level ascending, then slot. Fills
+ * order[MEMCGD_MAX_RECLAIM_SLICES] and returns their number (extra ones are left out:
+ * config_validate refuses more Background= slices than that); *max_headroom gets the largest
+ * Headroom= among the Background= slices, the default Headroom= when there is none but a
+ * protected slice, 0 when there is neither. */
 size_t policy_reclaim_order(const struct memcgd_config *c, const uint32_t *levels, const int *slot_of,
 			    uint32_t *order, uint64_t *max_headroom);
 

@@ -185,6 +185,9 @@ static void render_slice_block(FILE *f, const struct daemon_status *s, const str
 			sl->reclaim_rate == UINT64_MAX ? "no rate limit" : "at most ",
 			sl->reclaim_rate == UINT64_MAX ? "" : format_size(b, sizeof(b), sl->reclaim_rate),
 			sl->reclaim_rate == UINT64_MAX ? "" : "/s");
+	else if (sl->protect && !streq(sl->protect, "none") && sl->state && sl->state[0])
+		fprintf(f, "  %-13s while idle, what it holds above %s, in the background (giving back)\n", "Reclaim:",
+			sl->wake_reserve ? format_size(a, sizeof(a), sl->wake_reserve) : "WakeReserve=0");
 	else
 		fprintf(f, "  %-13s never in the background (Background=no)\n", "Reclaim:");
 	if (sl->reclaim_passes || sl->reclaim_errors) {

@@ -944,6 +944,82 @@ static void test_delay_on_pressure(void)
 	shim_now_ns += 10 * SEC_NS;
 }
 
+/* An idle protected slice gives its memory back first: when LOW (busy) charges below the
+ * headroom, the work item takes from idle HIGH down to its WakeReserve=, before LOW's own
+ * Background= reclaim; while HIGH is active it gives nothing */
+static void test_give_back(void)
+{
+	__u32 slot_high = HIGH, slot_low = LOW, g;
+	__u64 id_high = kn_high.id, id_low = kn_low.id;
+	struct memcgd_policy *p;
+	unsigned starts, reclaims;
+
+	shim_now_ns += 100 * SEC_NS;
+	g = active_gen & 1;
+	set_policy(g, HIGH, 1, 1, MEMCGD_PROTECT_LOW, 0, 0);
+	p = policy_at(g, HIGH);
+	p->flags |= MEMCGD_POLICY_SIZED | MEMCGD_POLICY_GIVE_BACK;
+	set_policy(g, LOW, 1, 0, MEMCGD_PROTECT_NONE, 0, 0);
+	set_reclaim(g, LOW, 512 * MiB, 0);
+	bpf_map_update_elem(&slice_root, &slot_high, &id_high, BPF_ANY);
+	bpf_map_update_elem(&slice_root, &slot_low, &id_low, BPF_ANY);
+	cg_high.shim_memcg = &mc_high;
+	cg_low.shim_memcg = &mc_low;
+	shim_cgroups[0] = &cg_high;
+	shim_cgroups[1] = &cg_low;
+	mc_high.shim_usage = 600 * MiB;
+	mc_high.memory.low = mc_high.memory.min = 0;
+	mc_low.shim_usage = 1000 * MiB;
+	mc_low.memory.low = 0;
+	mc_root.shim_usage = 3000 * MiB;
+	protect_reserve_bytes[HIGH] = 100 * MiB;
+	cpu_active_until_ns[HIGH] = 0;
+	reclaim_enabled = 1;
+	reclaim_max_headroom[g] = 512 * MiB;
+	reclaim_order[g][0] = HIGH;	/* protected slices first (policy_reclaim_order) */
+	reclaim_order[g][1] = LOW;
+	reclaim_order_n[g] = 2;
+	publish_avail(256 * MiB);
+	starts = shim_wq_starts;
+	reclaims = shim_n_reclaims;
+
+	/* LOW busy (its level 0 is the only active one): its charge starts the work item, which
+	 * needs no level above LOW's when the order starts with a protected slice */
+	fault(kn_low.id, PGFAULT, 10);
+	charged(&mc_low);
+	CHECK(shim_wq_starts == starts + 1);
+	run_work();
+	/* the 256 MiB the headroom lacks come from idle HIGH (it holds 500 MiB above its reserve) */
+	CHECK(shim_n_reclaims == reclaims + 1 && shim_reclaims[reclaims].memcg == &mc_high &&
+	      shim_reclaims[reclaims].pages == 256 * MiB / 4096);
+	CHECK(state(HIGH)->reclaimed_pages >= 256 * MiB / 4096);
+	/* never below its WakeReserve= */
+	mc_root.shim_usage += 1000 * MiB;
+	shim_now_ns += SEC_NS;
+	publish_avail(0);
+	fault(kn_low.id, PGFAULT, 10);
+	charged(&mc_low);
+	run_work();
+	CHECK(mc_high.shim_usage == 100 * MiB);
+	/* HIGH active again: it gives nothing (LOW, which it outranks, may give its own) */
+	mc_high.shim_usage = 600 * MiB;
+	fault(kn_high.id, PGFAULT, 10);
+	shim_now_ns += 20 * MS;
+	reclaims = shim_n_reclaims;
+	charged(&mc_high);
+	run_work();
+	{
+		bool took_high = false;
+
+		for (unsigned i = reclaims; i < shim_n_reclaims && i < 16; i++)
+			took_high |= shim_reclaims[i].memcg == &mc_high;
+		CHECK(!took_high);
+	}
+	reclaim_order_n[g] = 0;
+	protect_reserve_bytes[HIGH] = 0;
+	shim_now_ns += 10 * SEC_NS;
+}
+
 int main(void)
 {
 	setup();
@@ -967,5 +1043,6 @@ int main(void)
 	test_numa_balancing();
 	test_sized_protection();
 	test_delay_on_pressure();
+	test_give_back();
 	return test_summary("test-bpf-logic");
 }

@@ -61,13 +61,15 @@ static void test_compile(void)
 	CHECK(p.level == 3);
 	CHECK(p.protect == MEMCGD_PROTECT_MIN);
 	CHECK(p.delay_ms == 150);
-	/* the defaults: protection sized by the footprint, delay only under pressure */
-	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_SIZED | MEMCGD_POLICY_DELAY_ON_PRESSURE));
+	/* the defaults: protection sized by the footprint, delay only under pressure, idle memory
+	 * given back */
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_SIZED | MEMCGD_POLICY_DELAY_ON_PRESSURE |
+			  MEMCGD_POLICY_GIVE_BACK));
 	s.settings.protect_size = PROTECT_SIZE_ALL;
 	s.settings.throttle_when = THROTTLE_WHEN_ACTIVE;
 	policy_compile(&s, 3, 4242, &p);
-	CHECK(p.flags == MEMCGD_POLICY_IN_USE);
-	/* nothing to size without protection */
+	CHECK(p.flags == (MEMCGD_POLICY_IN_USE | MEMCGD_POLICY_GIVE_BACK));
+	/* nothing to size or give back without protection */
 	s.settings.protect_size = PROTECT_SIZE_FOOTPRINT;
 	s.settings.protect = PROTECT_NONE;
 	policy_compile(&s, 3, 4242, &p);
@@ -118,7 +120,7 @@ static void test_compile_numa(void)
 	struct memcgd_policy p;
 
 	/* the flags of this test only */
-	s.settings.protect_size = PROTECT_SIZE_ALL;
+	s.settings.protect = PROTECT_NONE;
 	s.settings.throttle_when = THROTTLE_WHEN_ACTIVE;
 
 	policy_compile(&s, 0, 1, &p);
@@ -207,6 +209,8 @@ static void test_reclaim_order(void)
 	uint64_t headroom = 1;
 
 	CHECK(policy_levels(&c, levels) == 4);
+	for (int i = 0; i < 5; i++)
+		v[i].settings.protect = PROTECT_NONE;
 	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 0 && headroom == 0);
 	v[0].settings.reclaim_background = v[1].settings.reclaim_background = true;
 	v[3].settings.reclaim_background = v[4].settings.reclaim_background = true;
@@ -215,6 +219,16 @@ static void test_reclaim_order(void)
 	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 4);
 	CHECK(order[0] == 9 && order[1] == 2 && order[2] == 7 && order[3] == 4);
 	CHECK(headroom == 1ULL << 30);
+	/* a protected slice without Background= (c, slot 0) gives back first, while idle */
+	v[2].settings.protect = PROTECT_LOW;
+	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 5);
+	CHECK(order[0] == 0 && order[1] == 9 && order[4] == 4);
+	CHECK(headroom == 1ULL << 30);
+	/* alone, with the default Headroom= */
+	for (int i = 0; i < 5; i++)
+		v[i].settings.reclaim_background = false;
+	CHECK(policy_reclaim_order(&c, levels, slot_of, order, &headroom) == 1 && order[0] == 0);
+	CHECK(headroom == RECLAIM_HEADROOM_DEFAULT);
 }
 
 /* at most MEMCGD_MAX_RECLAIM_SLICES Background= slices: the one beyond is named */
