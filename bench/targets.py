@@ -402,6 +402,8 @@ def compute(spec, runs, with_stalled=False):
     row.n, row.median, row.low, row.high = s["n"], s["median"], s["low"], s["high"]
     row.boots = len({g.rsplit(PAIR_SEP, 1)[0] if PAIR_SEP in g else g for g, _ in pairs})
     row.verdict, row.why = s["verdict"], s.get("why", "").replace("boots", "pairs")
+    if spec.noninferior and row.n >= stats.MIN_BOOTS:
+        row.verdict = stats.noninferiority(row.low, row.high, spec.target, spec.direction)
     if stats.interval_is_range([x for _, x in pairs], row.low, row.high):
         row.range_note = (f"with n = {row.n} the 95 % percentile bootstrap interval of the median is the "
                           "range of the ratios (min–max)")
