@@ -48,6 +48,9 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (callback_fn)(void *m
 volatile __u32 reclaim_enabled;                        /* the kernel path is in use */
 volatile __u64 reclaim_avail_bytes;                    /* MemFree at memcgd's last update */
 volatile __u64 reclaim_avail_seq;                      /* moved after each reclaim_avail_bytes */
+/* the free memory background reclaim keeps at least, whatever Headroom= says: the high watermarks
+ * plus the room the busy protected slices need to regrow to their footprints (engine_room()) */
+volatile __u64 reclaim_room_bytes;
 volatile __u64 reclaim_max_headroom[2];                /* per generation: largest Headroom=, 0 = none */
 volatile __u32 reclaim_order[2][MEMCGD_MAX_RECLAIM_SLICES]; /* per generation: Background= slots, by level */
 volatile __u32 reclaim_order_n[2];
@@ -185,6 +188,8 @@ static __always_inline void plan_entry(__u32 gen, __u32 i, int top, __u64 now)
 	bpf_put_mem_cgroup(memcg);
 	if (prot < reserve)
 		prot = reserve;
+	if (headroom < reclaim_room_bytes)
+		headroom = reclaim_room_bytes;
 	e->level = rank;
 	e->headroom = headroom / page_size;
 	e->excess = usage > prot ? usage - prot : 0;
@@ -332,6 +337,8 @@ void BPF_PROG(memcgd_memcg_charged, struct mem_cgroup *memcg, unsigned long nr_p
 	headroom = reclaim_max_headroom[bss_index(gkey, 1)];
 	if (!reclaim_enabled || !headroom)
 		return;
+	if (headroom < reclaim_room_bytes)
+		headroom = reclaim_room_bytes;
 	l = bpf_map_lookup_elem(&levels, &gkey);
 	if (!l || !(l->active_mask | cpu_level_mask[bss_index(gkey, 1)]))
 		return; /* no level can be active: nothing outranks a Background= slice */

@@ -57,6 +57,8 @@ int mgr_on_ring_event(void *ctx, void *data, size_t size);
 /* manager-reclaim.c: background reclaim ([Reclaim]) */
 /* Free memory now (MemFree), bytes; 0 when unknown. */
 uint64_t mgr_free_memory(void);
+/* The sum of the zones' high watermarks, bytes (/proc/zoneinfo); 0 when unknown. */
+uint64_t mgr_watermark_bytes(void);
 void mgr_choose_reclaim_path(struct manager *m, enum reclaim_path want);
 const char *mgr_reclaim_path_name(const struct manager *m);
 /* The Background= slices of configuration c for generation gen (before it becomes active). */

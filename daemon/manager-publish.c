@@ -102,6 +102,7 @@ void mgr_write_state(struct manager *m)
 	s.reclaim_path = (char *)mgr_reclaim_path_name(m);
 	s.reclaim_note = m->reclaim_n ? m->reclaim_note : (char *)"no slice has [Reclaim] Background=yes";
 	s.free_bytes = m->reclaim_n ? m->free_bytes : 0;
+	s.reclaim_room = m->reclaim_n ? m->reclaim_room : 0;
 	s.numa_hook = m->ks.hooks & HOOK_NUMA_BALANCING;
 	s.numa_loaded = m->pm.numa;
 	{

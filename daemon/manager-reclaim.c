@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -78,6 +79,25 @@ void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const u
 	m->reclaim_n = policy_reclaim_order(c, levels, slot_of, m->reclaim_slots, &max_headroom);
 	policy_maps_write_reclaim_order(&m->pm, gen, m->reclaim_slots, m->reclaim_n, max_headroom);
 	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
+}
+
+uint64_t mgr_watermark_bytes(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/zoneinfo", "re");
+	uint64_t pages = 0, v;
+	char key[32];
+	int c;
+
+	if (!f)
+		return 0;
+	/* "        high     4241" lines, one per zone (the "protection:" lines hold no "high") */
+	while (fscanf(f, "%31s", key) == 1) {
+		if (streq(key, "high") && fscanf(f, "%" SCNu64, &v) == 1)
+			pages += v;
+		while ((c = fgetc(f)) != EOF && c != '\n')
+			;
+	}
+	return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 uint64_t mgr_free_memory(void)
@@ -199,7 +219,7 @@ void mgr_reclaim_tick(struct manager *m)
 		reclaim_through_files(m, free_bytes, page, mgr_now_ns(CLOCK_MONOTONIC));
 		return;
 	}
-	policy_maps_publish_free(&m->pm, free_bytes);
+	policy_maps_publish_free(&m->pm, free_bytes, m->reclaim_room);
 	/* the work item's record of each slice, as the sampler read it */
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		struct slice_rt *rt = &m->rt[k];

@@ -212,6 +212,16 @@ static void run_engine(struct manager *m, uint32_t gen, uint64_t now)
 	}
 	for (uint32_t l = 0; l < MEMCGD_MAX_LEVELS; l++)
 		policy_maps_set_pressure(&m->pm, gen, l, escalated[l] ? now + 2 * m->interval_usec * 1000 : 0);
+	/* the room the protected slices need to regrow to their footprints, above the watermarks:
+	 * background reclaim keeps that much free (the effect of memory.high on the lower slices) */
+	if (!m->watermark_bytes || ++m->watermark_tick >= 60) {
+		m->watermark_bytes = mgr_watermark_bytes();
+		m->watermark_tick = 0;
+	}
+	m->reclaim_room = m->watermark_bytes;
+	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
+		if (m->rt[k].in_use && m->rt[k].conf.settings.protect != PROTECT_NONE)
+			m->reclaim_room += engine_room(&m->rt[k].engine, m->rt[k].usage);
 }
 
 void mgr_engine_reset(struct manager *m, uint32_t slot)

@@ -132,6 +132,9 @@ struct manager {
 	uint32_t reclaim_slots[MEMCGD_MAX_RECLAIM_SLICES]; /* Background= slices, reclaim order */
 	size_t reclaim_n;
 	uint64_t free_bytes;         /* free memory at the last update */
+	uint64_t watermark_bytes;    /* the zones' high watermarks (/proc/zoneinfo), read every minute */
+	uint64_t watermark_tick;
+	uint64_t reclaim_room;       /* free memory background reclaim keeps at least (engine_room()) */
 	struct memcgd_reclaim_plan reclaim_plan; /* the fallback's */
 };
 

@@ -139,6 +139,13 @@ uint64_t engine_protection(const struct engine_slice *e)
 	return e->footprint;
 }
 
+uint64_t engine_room(const struct engine_slice *e, uint64_t usage)
+{
+	if (e->state == ENGINE_IDLE || e->footprint <= usage)
+		return 0;
+	return e->footprint - usage;
+}
+
 const char *engine_state_name(enum engine_state s)
 {
 	switch (s) {

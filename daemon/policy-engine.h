@@ -87,5 +87,10 @@ void engine_slice_init(struct engine_slice *e);
 bool engine_tick(struct engine_slice *e, const struct engine_params *p, const struct engine_sample *in);
 /* Bytes get_low/get_min protect while the slice is active (its footprint). */
 uint64_t engine_protection(const struct engine_slice *e);
+/* The room a busy or holding slice needs to regrow to its footprint from its usage now (0 when
+ * idle): background reclaim keeps that much free besides the watermarks (ENGINE CAP in
+ * memcgd.d(5), THE POLICY ENGINE), the effect memory.high on the lower slices would have,
+ * without stalling them. */
+uint64_t engine_room(const struct engine_slice *e, uint64_t usage);
 const char *engine_state_name(enum engine_state s);
 const char *engine_escalation_name(enum engine_escalation x);

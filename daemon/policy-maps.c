@@ -528,10 +528,11 @@ void policy_maps_set_reclaim_enabled(struct policy_maps *pm, bool enabled)
 	__atomic_store_n(&pm->skel->bss->reclaim_enabled, enabled && pm->reclaim_kernel, __ATOMIC_RELEASE);
 }
 
-void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes)
+void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes, uint64_t room_bytes)
 {
 	struct memcgd_bpf__bss *bss = pm->skel->bss;
 
+	__atomic_store_n(&bss->reclaim_room_bytes, room_bytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&bss->reclaim_avail_bytes, free_bytes, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&bss->reclaim_avail_seq, 1, __ATOMIC_RELEASE);
 }

@@ -99,5 +99,6 @@ void policy_maps_write_reclaim_order(struct policy_maps *pm, uint32_t gen, const
 				     uint64_t max_headroom);
 /* Whether memcg_charged starts background reclaim (only when loaded with reclaim_kernel). */
 void policy_maps_set_reclaim_enabled(struct policy_maps *pm, bool enabled);
-/* Free memory now (every update): what the BPF side's estimate starts from. */
-void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes);
+/* Free memory now (every update): what the BPF side's estimate starts from; and the free memory
+ * background reclaim keeps at least (watermarks + the protected slices' room). */
+void policy_maps_publish_free(struct policy_maps *pm, uint64_t free_bytes, uint64_t room_bytes);

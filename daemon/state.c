@@ -95,6 +95,7 @@ int state_write(FILE *f, const struct daemon_status *s)
 	put_str(f, "reclaim_path", s->reclaim_path);
 	put_str(f, "reclaim_note", s->reclaim_note);
 	put_u64(f, "free", s->free_bytes);
+	put_u64(f, "reclaim_room", s->reclaim_room);
 	put_u64(f, "numa_hook", s->numa_hook);
 	put_u64(f, "numa_loaded", s->numa_loaded);
 	fputc('\n', f);
@@ -269,6 +270,8 @@ static int daemon_field(struct daemon_status *s, const char *k, const char *v)
 		return set_str(&s->reclaim_note, v);
 	else if (streq(k, "free"))
 		s->free_bytes = u64(v);
+	else if (streq(k, "reclaim_room"))
+		s->reclaim_room = u64(v);
 	else if (streq(k, "numa_hook"))
 		s->numa_hook = u64(v) != 0;
 	else if (streq(k, "numa_loaded"))

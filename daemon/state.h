@@ -119,6 +119,8 @@ struct daemon_status {
 	char *reclaim_path;    /* background reclaim: kernel | memory.reclaim | off | none (no Background= slice) */
 	char *reclaim_note;    /* why */
 	uint64_t free_bytes;   /* free memory at the last update (0 when background reclaim is not used) */
+	uint64_t reclaim_room; /* free memory background reclaim keeps at least: watermarks + the busy
+				* protected slices' room to their footprints (0 when not used) */
 	bool numa_hook;        /* the kernel offers memcg_bpf_ops::numa_balancing */
 	bool numa_loaded;      /* memcgd's ops carry it: [NUMA] Balancing= decides (not in a dry run) */
 	int numa_sysctl;       /* kernel.numa_balancing, read by memcgctl at display time; -1 unknown */

@@ -262,7 +262,7 @@ void status_render_table(FILE *f, const struct daemon_status *s, const char *sli
 void status_render_text(FILE *f, const struct daemon_status *s, const char *slice, uint64_t now_usec)
 {
 	unsigned n_levels = 0;
-	char t[64], sysctl[48];
+	char t[64], room[32], sysctl[48];
 
 	for (size_t i = 0; i < s->n_slices; i++)
 		if (s->slices[i].level + 1 > n_levels)
@@ -292,9 +292,10 @@ void status_render_text(FILE *f, const struct daemon_status *s, const char *slic
 		fprintf(f, "%-9s never delayed: %s (%" PRIu64 " delays skipped)\n", "Exempt:", s->exempt,
 			s->exempt_skips);
 	if (s->reclaim_path && !streq(s->reclaim_path, "none"))
-		fprintf(f, "%-9s background reclaim %s%s%s%s\n", "Reclaim:", s->reclaim_note ? s->reclaim_note : "?",
+		fprintf(f, "%-9s background reclaim %s%s%s%s%s%s\n", "Reclaim:", s->reclaim_note ? s->reclaim_note : "?",
 			s->free_bytes ? "; " : "", s->free_bytes ? format_size(t, sizeof(t), s->free_bytes) : "",
-			s->free_bytes ? " free now" : "");
+			s->free_bytes ? " free now" : "", s->reclaim_room ? ", keeps at least " : "",
+			s->reclaim_room ? format_size(room, sizeof(room), s->reclaim_room) : "");
 	numa_sysctl_text(sysctl, sizeof(sysctl), s->numa_sysctl);
 	if (s->numa_loaded)
 		fprintf(f, "%-9s memcg_bpf_ops::numa_balancing loaded: [NUMA] Balancing= decides per slice, %s for "
@@ -534,6 +535,7 @@ static struct json_object *json_daemon(const struct daemon_status *s, const char
 	add(d, "reclaim_path", s ? jstr(s->reclaim_path) : NULL);
 	add(d, "reclaim_note", s ? jstr(s->reclaim_note) : NULL);
 	add(d, "free_bytes", s && s->free_bytes ? ju64(s->free_bytes) : NULL);
+	add(d, "reclaim_room", s && s->reclaim_room ? ju64(s->reclaim_room) : NULL);
 	add(d, "numa_hook", s ? json_object_new_boolean(s->numa_hook) : NULL);
 	add(d, "numa_loaded", s ? json_object_new_boolean(s->numa_loaded) : NULL);
 	for (size_t i = 0; s && i < s->n_skipped; i++) {

@@ -1020,6 +1020,45 @@ static void test_give_back(void)
 	shim_now_ns += 10 * SEC_NS;
 }
 
+/* The room the protected slices need (reclaim_room_bytes) raises every headroom: free memory
+ * is kept for high.slice to regrow to its footprint, from LOW, in the background */
+static void test_room(void)
+{
+	__u32 g = active_gen & 1;
+	unsigned reclaims;
+
+	shim_now_ns += 100 * SEC_NS;
+	set_policy(g, HIGH, 1, 1, MEMCGD_PROTECT_LOW, 0, 0);
+	set_policy(g, LOW, 1, 0, MEMCGD_PROTECT_NONE, 0, 0);
+	set_reclaim(g, LOW, 256 * MiB, 0);
+	mc_low.shim_usage = 2000 * MiB;
+	mc_low.memory.low = mc_low.memory.min = 0;
+	mc_root.shim_usage = 3000 * MiB;
+	reclaim_enabled = 1;
+	reclaim_max_headroom[g] = 256 * MiB;
+	reclaim_order[g][0] = LOW;
+	reclaim_order_n[g] = 1;
+	publish_avail(300 * MiB);
+	reclaim_room_bytes = 0;
+	fault(kn_high.id, PGFAULT, 10); /* HIGH active: LOW is outranked */
+	reclaims = shim_n_reclaims;
+	/* 300 MiB free is above the 256 MiB headroom: no work */
+	shim_now_ns += 20 * MS;
+	charged(&mc_low);
+	run_work();
+	CHECK(shim_n_reclaims == reclaims);
+	/* HIGH needs 500 MiB of room: LOW gives the 200 MiB that free memory lacks of it */
+	reclaim_room_bytes = 500 * MiB;
+	shim_now_ns += 20 * MS;
+	charged(&mc_low);
+	run_work();
+	CHECK(shim_n_reclaims == reclaims + 1 && reclaims < 16 && shim_reclaims[reclaims].memcg == &mc_low &&
+	      shim_reclaims[reclaims].pages == 200 * MiB / 4096);
+	reclaim_room_bytes = 0;
+	reclaim_order_n[g] = 0;
+	shim_now_ns += 10 * SEC_NS;
+}
+
 int main(void)
 {
 	setup();
@@ -1044,5 +1083,6 @@ int main(void)
 	test_sized_protection();
 	test_delay_on_pressure();
 	test_give_back();
+	test_room();
 	return test_summary("test-bpf-logic");
 }

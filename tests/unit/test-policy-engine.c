@@ -153,6 +153,11 @@ static void test_footprint(void)
 	r.in.usage = 1 * MiB;
 	ticks(&r, 10, false);
 	CHECK(engine_protection(&r.e) == before);
+	/* an idle slice needs no room; a busy one the way back to its footprint */
+	CHECK(engine_room(&r.e, 1 * MiB) == 0);
+	ticks(&r, 1, true);
+	CHECK(engine_room(&r.e, 40 * MiB) == engine_protection(&r.e) - 40 * MiB);
+	CHECK(engine_room(&r.e, engine_protection(&r.e) + 1) == 0);
 }
 
 /* escalation: refaults -> background reclaim at once; delay only when pressure lasts while free

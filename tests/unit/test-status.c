@@ -138,6 +138,7 @@ static void make_status(struct daemon_status *s)
 	s->reclaim_path = strdup("kernel");
 	s->reclaim_note = strdup("in the kernel: memcg_charged starts a bpf_wq");
 	s->free_bytes = 300ULL << 20;
+	s->reclaim_room = 500ULL << 20;
 	s->slices[0].reclaim_ago_usec = UINT64_MAX;
 	s->slices[0].reclaim_rate = UINT64_MAX;
 	/* NUMA: high balanced by memcgd, with two parameters of its own; low asks for none but is not
@@ -245,6 +246,7 @@ static void test_roundtrip(void)
 	CHECK_STREQ(b.reclaim_path, "kernel");
 	CHECK_STREQ(b.reclaim_note, a.reclaim_note);
 	CHECK(b.free_bytes == 300ULL << 20);
+	CHECK(b.reclaim_room == 500ULL << 20);
 	/* files left out at start survive the state file */
 	CHECK(b.n_skipped == 2);
 	if (b.n_skipped == 2) {
@@ -315,7 +317,7 @@ static void test_text(void)
 			    "free, at most 64M/s\n");
 	CHECK_CONTAINS(out, "  Reclaimed:    1.5G in 12 passes, last 3s ago: 200M free, web.slice active; 1 error, "
 			    "last: Device or resource busy\n");
-	CHECK_CONTAINS(out, "\nReclaim:  background reclaim in the kernel: memcg_charged starts a bpf_wq; 300M free now\n");
+	CHECK_CONTAINS(out, "\nReclaim:  background reclaim in the kernel: memcg_charged starts a bpf_wq; 300M free now, keeps at least 500M\n");
 	CHECK_CONTAINS(out, "\nExempt:   never delayed: /system.slice/system-memcgd.slice/memcgd.service /init.scope "
 			    "(12 delays skipped)\n");
 	CHECK_CONTAINS(out, "\nSkipped:  /etc/memcgd.d/60-bad.conf:5: Mode='maximum' is not a protection mode\n"
@@ -448,7 +450,7 @@ static void test_json(void)
 	CHECK_CONTAINS(out, "\"memory_stat\":{\"numa_pte_updates\":16384,\"numa_hint_faults\":16000,"
 			    "\"numa_pages_migrated\":15900}}");
 	CHECK_CONTAINS(out, "\"memory\":null,\"memory_stat\":null}");
-	CHECK_CONTAINS(out, "\"free_bytes\":314572800,\"numa_hook\":true,\"numa_loaded\":true,\"skipped\":");
+	CHECK_CONTAINS(out, "\"free_bytes\":314572800,\"reclaim_room\":524288000,\"numa_hook\":true,\"numa_loaded\":true,\"skipped\":");
 	CHECK_CONTAINS(out, "\"get_high_delay_ms\"],\"numa_balancing\":0}");
 	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":3500000,\"last_reclaim_free\":209715200,\"last_reclaim_because\":\"web.slice\"");
 	CHECK_CONTAINS(out, "\"last_reclaim_ago_usec\":null,\"last_reclaim_free\":null,\"last_reclaim_because\":null");
@@ -482,7 +484,7 @@ static void test_json(void)
 				 "\"pid\":null,\"state\":null,\"mode\":null,\"started_usec\":null,\"updated_usec\":null,"
 				 "\"age_usec\":null,\"update_interval_usec\":null,\"config_generation\":null,\"reload_error\":null,\"events_dropped\":null,"
 				 "\"libbpf\":null,\"exempt\":[],\"exempt_skips\":null,\"max_cgroups\":null,\"unmapped_cgroups\":null,"
-				 "\"reclaim_path\":null,\"reclaim_note\":null,\"free_bytes\":null,\"numa_hook\":null,\"numa_loaded\":null,"
+				 "\"reclaim_path\":null,\"reclaim_note\":null,\"free_bytes\":null,\"reclaim_room\":null,\"numa_hook\":null,\"numa_loaded\":null,"
 				 "\"skipped\":[]},\"kernel\":{\"release\":\"6.12\",\"supported\":false,\"hooks\":[\"below_low\","
 				 "\"below_min\"],\"numa_balancing\":null},\"slices\":[]}\n");
 		free(buf);
