@@ -517,17 +517,25 @@ tick_once() {	# tick_once T FILE...: "T KEY VALUE" per counter
 	' "${@:2}" 2>/dev/null
 }
 
-ticks_loop() {	# ticks_loop MEMCGD(0|1): until killed
-	local t0 now files
+ticks_loop() {	# ticks_loop MEMCGD(0|1): until killed, on whole seconds from its start
+	local start next now t files
 	mapfile -t files < <(tick_files)
-	t0=$(uptime_s)
+	# microseconds from bash itself: under TCG every process spawned costs time
+	start=${EPOCHREALTIME/./}
+	next=$start
 	while :; do
-		now=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }')
-		((${#files[@]})) && tick_once "$now" "${files[@]}" >>"$WORK/ticks.txt"
+		now=${EPOCHREALTIME/./}
+		t=$(((now - start) / 100000))
+		t="$((t / 10)).$((t % 10))"
+		if ((${#files[@]})); then tick_once "$t" "${files[@]}" >>"$WORK/ticks.txt"; fi
 		if (($1)); then
-			{ printf '%s ' "$now"; memcgctl status --json 2>/dev/null | tr -d '\n'; echo; } >>"$WORK/status.jsonl"
+			{ printf '%s ' "$t"; memcgctl status --json 2>/dev/null | tr -d '\n'; echo; } >>"$WORK/status.jsonl"
 		fi
-		sleep 1
+		next=$((next + 1000000))
+		now=${EPOCHREALTIME/./}
+		# behind by a second or more (the guest stalled): the next whole second from now
+		((next > now)) || next=$((now + 1000000 - (now - start) % 1000000))
+		sleep "$(printf '%d.%06d' $(((next - now) / 1000000)) $(((next - now) % 1000000)))"
 	done
 }
 
