@@ -111,8 +111,10 @@ class Run:
 
 SECOND = ".2"   # bench/schedule.py's suffix of a second run in an ABBA block
 # memcgd's per-second state of a slice (state.csv): `memcgctl status --json`'s keys,
-# taken from the slice object, else from its "counters"; missing ones stay empty
-STATE_FIELDS = ("name", "state", "active", "protect_bytes", "refaults", "psi_some", "action")
+# taken from the slice object, else from its "engine" (the policy engine's state), else from
+# its "counters"; missing ones stay empty
+STATE_FIELDS = ("name", "state", "active", "protect_bytes", "refaults", "psi_some", "action",
+                "escalation", "hold_usec", "refault_rate", "usage")
 
 
 def split_test(name):
@@ -133,9 +135,10 @@ def state_rows(t, text):
         if not isinstance(sl, dict):
             continue
         counters = sl.get("counters") if isinstance(sl.get("counters"), dict) else {}
+        engine = sl.get("engine") if isinstance(sl.get("engine"), dict) else {}
         row = {"t": t}
         for k in STATE_FIELDS:
-            v = sl.get(k, counters.get(k))
+            v = sl.get(k, engine.get(k, counters.get(k)))
             row[k] = ("" if v is None else "yes" if v is True else "no" if v is False
                       else v if isinstance(v, str) else json.dumps(v))
         out.append(row)

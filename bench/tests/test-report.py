@@ -643,7 +643,8 @@ with tempfile.TemporaryDirectory() as root:
     check(len(state) == 10 and state[0] == {"boot": "rep1-patched", "order": "1", "scenario": "L1-memcgd", "t": "0",
                                             "name": "high.slice", "state": "busy", "active": "yes",
                                             "protect_bytes": "0", "refaults": "", "psi_some": "",
-                                            "action": "protect"} and
+                                            "action": "protect", "escalation": "", "hold_usec": "",
+                                            "refault_rate": "", "usage": ""} and
           state[1]["name"] == "low.slice" and state[1]["state"] == "" and state[1]["active"] == "no",
           f"E: state.csv per slice and second, missing keys empty: {state[:2]}")
     import gzip
@@ -674,6 +675,23 @@ with tempfile.TemporaryDirectory() as root:
     c = cells(md_o, "L1")
     check(po.returncode == 0 and len(c) == 7 and c[3] == "4",
           f"E: without the pair column every run is pair 1: pooled per boot, n 4: {row_of(md_o, 'L1')}")
+
+    # ---------------------------------------------------------------------
+    # memcgd's per-second state: the policy engine's keys come from the slice's "engine" object
+    sys.path.insert(0, os.path.dirname(os.path.abspath(report)))
+    import data  # noqa: E402
+    line = ('{"slices": [{"name": "high.slice", "active": true, "action": "protect-low", '
+            '"engine": {"state": "holding", "escalation": "reclaim", "hold_usec": 4000000, '
+            '"protect_bytes": 734003200, "usage": 681574400, "refault_rate": 4096.0, "psi_some": 1.25}, '
+            '"counters": {"refaults": 7}}, {"name": "low.slice", "active": false, "engine": null}]}')
+    rows = data.state_rows(12.0, line)
+    check(len(rows) == 2 and rows[0]["state"] == "holding" and rows[0]["protect_bytes"] == "734003200"
+          and rows[0]["escalation"] == "reclaim" and rows[0]["hold_usec"] == "4000000"
+          and rows[0]["psi_some"] == "1.25" and rows[0]["active"] == "yes" and rows[0]["refaults"] == "7",
+          f"state rows from the engine object: {rows[:1]}")
+    check(rows[1]["state"] == "" and rows[1]["active"] == "no" and rows[1]["t"] == 12.0,
+          f"a slice without an engine object (memcgd 2): {rows[1:]}")
+    check(data.state_rows(1.0, "not json") == [], "a line that is not JSON gives no rows")
 
     # ---------------------------------------------------------------------
     # errors
