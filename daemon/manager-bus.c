@@ -17,9 +17,31 @@
 static void lookups_forget(struct manager *m);
 static void exempt_finish(struct manager *m);
 
+/* Lost: a reconnect is on its way (the connection given up may not be closed yet). */
+static bool bus_given_up(const struct manager *m)
+{
+	int enabled = SD_EVENT_OFF;
+
+	if (m->reconnect_src)
+		(void)sd_event_source_get_enabled(m->reconnect_src, &enabled);
+	return enabled != SD_EVENT_OFF;
+}
+
 bool mgr_bus_usable(const struct manager *m)
 {
-	return m->bus && sd_bus_is_open(m->bus) > 0;
+	return m->bus && !bus_given_up(m) && sd_bus_is_open(m->bus) > 0;
+}
+
+/* sd_bus_close() inside one of the connection's own callbacks (a lookup that timed out) makes
+ * sd-bus abort when it goes on processing (dispatch_wqueue asserts a running bus): the lost
+ * connection is closed from the next loop iteration instead. */
+static int on_bus_close(sd_event_source *s, void *userdata)
+{
+	struct manager *m = userdata;
+
+	if (m->bus && bus_given_up(m))
+		sd_bus_close(m->bus);
+	return 0;
 }
 
 static void on_unit_changed(const char *unit, void *userdata)
@@ -122,11 +144,7 @@ static void arm_reconnect(struct manager *m)
  * reconnect succeeds. */
 void mgr_bus_lost(struct manager *m, const char *why)
 {
-	int enabled = SD_EVENT_OFF;
-
-	if (m->reconnect_src)
-		(void)sd_event_source_get_enabled(m->reconnect_src, &enabled);
-	if (!m->opt.use_bus || enabled != SD_EVENT_OFF)
+	if (!m->opt.use_bus || bus_given_up(m))
 		return;
 	if (m->bus_failures == 0)
 		log_transition(LOG_WARNING, "bus-lost", NULL, 0, 0, "lost the system bus (%s): reconnecting", why);
@@ -140,9 +158,13 @@ void mgr_bus_lost(struct manager *m, const char *why)
 	if (m->bus_deadline_src)
 		sd_event_source_set_enabled(m->bus_deadline_src, SD_EVENT_OFF);
 	arm_reconnect(m);
-	/* closed now (no more calls go out), freed by on_reconnect */
-	if (m->bus)
-		sd_bus_close(m->bus);
+	/* no more calls go out (mgr_bus_usable), closed by on_bus_close, freed by on_reconnect */
+	if (m->bus) {
+		if (!m->bus_close_src && sd_event_add_defer(m->event, &m->bus_close_src, on_bus_close, m) < 0)
+			m->bus_close_src = NULL;
+		if (m->bus_close_src)
+			sd_event_source_set_enabled(m->bus_close_src, SD_EVENT_ONESHOT);
+	}
 	lookups_forget(m);
 	if (m->exempt_lookup.outstanding) {
 		m->exempt_lookup.round++;
@@ -183,6 +205,7 @@ void mgr_bus_stop(struct manager *m)
 	free(m->exempt_lookup.own);
 	m->exempt_lookup.own = NULL;
 	m->bus_deadline_src = sd_event_source_unref(m->bus_deadline_src);
+	m->bus_close_src = sd_event_source_unref(m->bus_close_src);
 	m->reconnect_src = sd_event_source_unref(m->reconnect_src);
 }
 

@@ -407,12 +407,19 @@ void mgr_resolve_all(struct manager *m, enum resolve_scope scope)
 			if (d != depth)
 				continue;
 			if (rt->lookup.done) {
+				bool again;
+
 				if (ancestor_pending(m, k))
 					continue;
 				rt->lookup.done = false;
+				/* a signal for it came while the answer was on its way (the slice
+				 * went from loaded to active): ask again now, not at the next tick.
+				 * After an error the next round asks (no tight loop). */
+				again = rt->dirty && rt->lookup.r >= 0;
 				apply_resolution(m, k, rt->lookup.r, rt->lookup.cgroup, rt->lookup.reason);
 				rt->lookup.cgroup = NULL;
-				continue;
+				if (!again)
+					continue;
 			}
 			if (!resolve_due(m, rt, scope, now))
 				continue;

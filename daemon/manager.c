@@ -422,6 +422,9 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	r = policy_maps_set_exempt(&m->pm, m->exempt.ids, m->exempt.n);
 	if (r < 0)
 		log_error("cannot write the exempt map: %s", strerror(-r));
+	/* (a refresh logs the cgroups it adds to these) */
+	for (size_t i = 0; i < m->exempt.n; i++)
+		log_info("%s: exempt, never delayed whatever the policy of its slice", m->exempt.paths[i]);
 	r = apply_config(m, &c);
 	memcgd_config_done(&c);
 	if (r < 0) {

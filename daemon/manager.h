@@ -98,6 +98,7 @@ struct manager {
 	sd_event_source *events_src;
 	sd_event_source *reconnect_src; /* bus reconnect timer (backoff) */
 	sd_event_source *bus_deadline_src; /* a connection that has not answered Subscribe by then is lost */
+	sd_event_source *bus_close_src; /* closes a lost connection outside its own dispatch */
 	unsigned bus_failures;       /* connections lost or failed in a row (the reconnect's backoff) */
 	bool bus_ready;              /* systemd answered Subscribe on m->bus */
 	uint64_t bus_epoch;          /* moves when a connection is given up: its late answers are ignored */
