@@ -247,13 +247,14 @@ def state_series(runs):
     med = statistics.median(mean(r.results["high_p99"]) for r in cands)
     r = min(cands, key=lambda x: (abs(mean(x.results["high_p99"]) - med), x.boot, x.order))
     top, bottom = [], []
-    for sl, colour in STATE_SLICES:
+    for k, (sl, colour) in enumerate(STATE_SLICES):
         rows = [x for x in r.state if x["name"] == sl]
         if not rows:
             continue
         short = sl.split(".")[0]
+        # each slice a little lower, so that equal states stay apart
         p.data[f"{short}-active.dat"] = "".join(
-            f"{x['t']:.6g} {1 if x['active'] == 'yes' else 0}\n" for x in rows)
+            f"{x['t']:.6g} {(1 if x['active'] == 'yes' else 0) - 0.03 * k:.2f}\n" for x in rows)
         top.append(f"{q(short + '-active.dat')} using 1:2 with steps lw 2 lc rgb {q(colour)} "
                    f"title {q(sl + ' active')}")
         prot = [x for x in rows if _number(x["protect_bytes"]) is not None]
@@ -282,7 +283,7 @@ def state_series(runs):
         return p
     p.script = ["set multiplot layout 2,1 title " + q(f"memcgd's state per second, L1-memcgd ({r.boot}, run {r.order})"),
                 "set grid", "set key outside right", "set xlabel 'seconds since the measured run started'",
-                "set ylabel 'active'", "set yrange [-0.1:1.1]", "set ytics 0,1,1", "set y2tics",
+                "set ylabel 'active (1) or not (0)'", "set yrange [-0.15:1.1]", "set ytics 0,1,1", "set y2tics",
                 "set y2label 'protected (MiB)'", "plot " + ", ".join(top),
                 "set yrange [0:*]", "set ytics auto", "set ylabel 'PSI some avg10 (%)'",
                 "set y2label 'refaults per second'"]
