@@ -404,6 +404,9 @@ def compute(spec, runs, with_stalled=False):
     row.verdict, row.why = s["verdict"], s.get("why", "").replace("boots", "pairs")
     if spec.noninferior and row.n >= stats.MIN_BOOTS:
         row.verdict = stats.noninferiority(row.low, row.high, spec.target, spec.direction)
+    if spec.decisive == "main" and stats.MIN_BOOTS <= row.n < DECISIVE_GROUPS:
+        # issue 32: a targeted latency ratio is decided on at least DECISIVE_GROUPS pairs
+        row.why = f"n = {row.n} < the {DECISIVE_GROUPS} pairs a targeted ratio needs"
     if stats.interval_is_range([x for _, x in pairs], row.low, row.high):
         row.range_note = (f"with n = {row.n} the 95 % percentile bootstrap interval of the median is the "
                           "range of the ratios (min–max)")

@@ -240,14 +240,14 @@ with tempfile.TemporaryDirectory() as root:
     check("Rejection rule" in md and "QEMU got less" not in md, "A: no QEMU CPU rule any more")
 
     # latency targets; rep2's L1-memcgd is the rerun's 2.5, not the busy run's 100
-    want_row(md, "L1", "0.300", "0.200–0.400 = min–max", "5", "met")
+    want_row(md, "L1", "0.300", "0.200–0.400 = min–max", "5", "met (n = 5 < the 8 pairs a targeted ratio needs)")
     want_row(md, "L1-static", "0.500", "0.333–0.667 = min–max", "5", "no target")
     # L1b: low.slice over its contended phase: L1-low 40 MiB/s once its first pass is done
     # (149 before, 10 s), L1-memcgd 20 never completing one (its whole run): 0.5, not 20 / 61.8;
     # 4 pairs: rep2's L1-memcgd is the rerun, which has no progress log
-    want_row(md, "L1b", "0.500", "0.500–0.500 = min–max", "4", "missed")
-    want_row(md, "L2", "0.075", "0.050–0.094 = min–max", "5", "met")
-    want_row(md, "L3", "3.000", "3.000–3.000 = min–max", "5", "missed")
+    want_row(md, "L1b", "0.500", "0.500–0.500 = min–max", "4", "missed (n = 4 < the 8 pairs a targeted ratio needs)")
+    want_row(md, "L2", "0.075", "0.050–0.094 = min–max", "5", "met (n = 5 < the 8 pairs a targeted ratio needs)")
+    want_row(md, "L3", "3.000", "3.000–3.000 = min–max", "5", "missed (n = 5 < the 8 pairs a targeted ratio needs)")
     want_row(md, "B1", "1.500", "1.500–1.500 = min–max", "5", "missed")
     want_row(md, "B1b", "3.000", "3.000–3.000 = min–max", "5", "met")
     check(re.search(r"^\| rep2-patched \| 4 \| L1-memcgd \| PASS \| no: host busy: 0\.50 CPU-s/s besides QEMU; "
@@ -343,7 +343,7 @@ with tempfile.TemporaryDirectory() as root:
         f.write(text)
     pe = run_report("--from-data", edited, "--out", os.path.join(root, "out-edited"), "--no-plot")
     md_e = read(os.path.join(root, "out-edited", "benchmarks.md")) if pe.returncode == 0 else ""
-    want_row(md_e, "L1", "0.350", "0.250–0.900 = min–max", "5", "met")
+    want_row(md_e, "L1", "0.350", "0.250–0.900 = min–max", "5", "met (n = 5 < the 8 pairs a targeted ratio needs)")
 
     # ---------------------------------------------------------------------
     # B: an old log directory (two-column boots.tsv, no host.env): the
