@@ -18,7 +18,7 @@ void log_msg(int level, const char *fmt, ...);
 extern int log_max_level;
 
 /* MESSAGE_ID of a memcgd record whose MEMCGD_EVENT= has no ID of its own; every kind memcgd
- * logs has one (log-ids.c, catalog/memcgd.catalog). Until 0.1.0 every record had this one. */
+ * logs has one (log-ids.c, catalog/memcgd.catalog). Earlier builds gave every record this ID. */
 #define MEMCGD_MESSAGE_ID "6c1f0d2a9e4b4f7c8a3d5e2b1c0f9a87"
 
 /* One structured journal record: MESSAGE_ID= of the event (log-ids.c), MEMCGD_EVENT=event,

@@ -418,7 +418,7 @@ static int cmd_check(int argc, char **argv)
 		       protect_mode_to_string(s->settings.protect),
 		       s->settings.throttle_delay_usec ? format_duration(b, sizeof(b), s->settings.throttle_delay_usec)
 						       : "never", reclaim);
-		/* on a line of its own: the line above is what scripts parse */
+		/* on lines of their own: the line above is what scripts parse */
 		if (s->settings.numa == NUMA_BALANCING_ON)
 			printf("  [NUMA] Balancing=yes, %s\n",
 			       numa_tuning_text(tuning, sizeof(tuning), s->settings.numa_scan_period_min_usec,
