@@ -196,6 +196,23 @@ static __always_inline const struct memcgd_policy *policy_of(__u32 gen, __u32 sl
 	return p;
 }
 
+/* The slot's policy of generation gen and its state, or NULL for either when there is none. */
+static __always_inline const struct memcgd_policy *slice_of_slot(__u32 gen, int slot, struct memcgd_slice_state **s)
+{
+	const struct memcgd_policy *p;
+	__u32 key;
+
+	*s = NULL;
+	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
+		return NULL;
+	p = policy_of(gen, (__u32)slot);
+	if (!p)
+		return NULL;
+	key = (__u32)slot;
+	*s = bpf_map_lookup_elem(&slice_state, &key);
+	return *s ? p : NULL;
+}
+
 static __always_inline void emit(__u32 type, __u32 slot, __u64 now, __u64 value)
 {
 	struct memcgd_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -476,20 +493,14 @@ static __always_inline bool over_ceiling(struct mem_cgroup *memcg, __u32 slot, c
 static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 {
 	int slot = resolve_slice(memcg);
-	const struct memcgd_policy *p;
 	struct memcgd_slice_state *s;
+	const struct memcgd_policy *p = slice_of_slot(active_gen, slot, &s);
 	__u32 key, *suspended;
 	__u64 now;
 
-	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
-		return false;
-	p = policy_of(active_gen, (__u32)slot);
 	if (!p || p->protect != mode || (p->flags & MEMCGD_POLICY_SIZED))
 		return false;
 	key = (__u32)slot;
-	s = bpf_map_lookup_elem(&slice_state, &key);
-	if (!s)
-		return false;
 	now = bpf_ktime_get_ns();
 	if (s->active_until_ns <= now && cpu_active_until_ns[bss_index(slot, MEMCGD_MAX_SLICES - 1)] <= now)
 		return false;
@@ -516,20 +527,14 @@ static __always_inline bool protect(struct mem_cgroup *memcg, __u32 mode)
 static __always_inline unsigned long sized_protection(struct mem_cgroup *memcg, unsigned long usage, __u32 mode)
 {
 	int slot = resolve_slice(memcg);
-	const struct memcgd_policy *p;
 	struct memcgd_slice_state *s;
+	const struct memcgd_policy *p = slice_of_slot(active_gen, slot, &s);
 	__u64 now, bytes, pages, *root, slice_pages, share;
 	__u32 key, idx;
 
-	if (slot < 0 || slot >= MEMCGD_MAX_SLICES)
-		return 0;
-	p = policy_of(active_gen, (__u32)slot);
 	if (!p || p->protect != mode || !(p->flags & MEMCGD_POLICY_SIZED))
 		return 0;
 	key = (__u32)slot;
-	s = bpf_map_lookup_elem(&slice_state, &key);
-	if (!s)
-		return 0;
 	now = bpf_ktime_get_ns();
 	idx = bss_index(key, MEMCGD_MAX_SLICES - 1);
 	if (s->active_until_ns > now || cpu_active_until_ns[idx] > now)
@@ -589,19 +594,13 @@ unsigned int BPF_PROG(memcgd_get_high_delay_ms, struct mem_cgroup *memcg)
 {
 	int slot = resolve_slice(memcg);
 	__u32 gen = active_gen, key;
-	const struct memcgd_policy *p;
 	struct memcgd_slice_state *s;
+	const struct memcgd_policy *p = slice_of_slot(gen, slot, &s);
 	__u64 now, gap;
 
-	if (slot < 0)
-		return 0;
-	p = policy_of(gen, (__u32)slot);
 	if (!p || !p->delay_ms)
 		return 0;
 	key = (__u32)slot;
-	s = bpf_map_lookup_elem(&slice_state, &key);
-	if (!s)
-		return 0;
 	now = bpf_ktime_get_ns();
 	if ((p->flags & MEMCGD_POLICY_DELAY_ON_PRESSURE) ? !higher_level_pressured(gen, p->level, now)
 							 : !higher_level_active(gen, p->level, now)) {

@@ -9,16 +9,23 @@
 #include "cgroup-files.h"
 #include "util.h"
 
-int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t *ret)
+/* The first line of cgroup_dir/file. */
+static int read_cgroup_line(const char *cgroup_dir, const char *file, char **ret)
 {
 	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
+
+	if (!path)
+		return -ENOMEM;
+	return read_one_line(path, ret);
+}
+
+int cgroup_read_memory_value(const char *cgroup_dir, const char *file, uint64_t *ret)
+{
 	_cleanup_free_ char *line = NULL;
 	char *end;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = read_one_line(path, &line);
+	r = read_cgroup_line(cgroup_dir, file, &line);
 	if (r < 0)
 		return r;
 	if (streq(line, "max")) {
@@ -104,19 +111,9 @@ int cgroup_parse_psi_some_avg10(const char *text, double *ret)
 
 int cgroup_read_psi_some_avg10(const char *cgroup_dir, const char *file, double *ret)
 {
-	_cleanup_free_ char *path = strjoin3(cgroup_dir, "/", file);
-	_cleanup_fclose_ FILE *f = NULL;
-	char buf[256];
-	size_t n;
+	_cleanup_free_ char *line = NULL;
+	/* "some ..." is the first line of a PSI file */
+	int r = read_cgroup_line(cgroup_dir, file, &line);
 
-	if (!path)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f))
-		return -EIO;
-	buf[n] = '\0';
-	return cgroup_parse_psi_some_avg10(buf, ret);
+	return r < 0 ? r : cgroup_parse_psi_some_avg10(line, ret);
 }

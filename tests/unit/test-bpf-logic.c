@@ -657,11 +657,24 @@ static void publish_avail(__u64 bytes)
 	reclaim_avail_seq++;
 }
 
+/* HIGH's and LOW's own cgroups as background reclaim finds them: slice_root, and their memcgs
+ * behind bpf_cgroup_from_id() */
+static void map_slice_memcgs(void)
+{
+	__u32 slot_high = HIGH, slot_low = LOW;
+	__u64 id_high = kn_high.id, id_low = kn_low.id;
+
+	bpf_map_update_elem(&slice_root, &slot_high, &id_high, BPF_ANY);
+	bpf_map_update_elem(&slice_root, &slot_low, &id_low, BPF_ANY);
+	cg_high.shim_memcg = &mc_high;
+	cg_low.shim_memcg = &mc_low;
+	shim_cgroups[0] = &cg_high;
+	shim_cgroups[1] = &cg_low;
+}
+
 static void test_background_reclaim(void)
 {
 	struct memcgd_slice_state *low;
-	__u32 slot_high = HIGH, slot_low = LOW;
-	__u64 id_high = kn_high.id, id_low = kn_low.id;
 
 	/* a fresh start: both slices idle, LOW reclaimable down to its memory.low of 100 MiB */
 	shim_now_ns += 100 * SEC_NS;
@@ -669,12 +682,7 @@ static void test_background_reclaim(void)
 	set_policy(0, HIGH, 100, 1, MEMCGD_PROTECT_MIN, 0, 0);
 	set_policy(0, LOW, 100, 0, MEMCGD_PROTECT_NONE, 0, 0);
 	set_reclaim(0, LOW, 512 * MiB, 0);
-	bpf_map_update_elem(&slice_root, &slot_high, &id_high, BPF_ANY);
-	bpf_map_update_elem(&slice_root, &slot_low, &id_low, BPF_ANY);
-	cg_high.shim_memcg = &mc_high;
-	cg_low.shim_memcg = &mc_low;
-	shim_cgroups[0] = &cg_high;
-	shim_cgroups[1] = &cg_low;
+	map_slice_memcgs();
 	mc_root.shim_usage = 3000 * MiB;
 	mc_low.shim_usage = 2000 * MiB;
 	mc_low.memory.low = 100 * MiB / 4096;
@@ -949,9 +957,8 @@ static void test_delay_on_pressure(void)
  * Background= reclaim; while HIGH is active it gives nothing */
 static void test_give_back(void)
 {
-	__u32 slot_high = HIGH, slot_low = LOW, g;
-	__u64 id_high = kn_high.id, id_low = kn_low.id;
 	struct memcgd_policy *p;
+	__u32 g;
 	unsigned starts, reclaims;
 
 	shim_now_ns += 100 * SEC_NS;
@@ -961,12 +968,7 @@ static void test_give_back(void)
 	p->flags |= MEMCGD_POLICY_SIZED | MEMCGD_POLICY_GIVE_BACK;
 	set_policy(g, LOW, 1, 0, MEMCGD_PROTECT_NONE, 0, 0);
 	set_reclaim(g, LOW, 512 * MiB, 0);
-	bpf_map_update_elem(&slice_root, &slot_high, &id_high, BPF_ANY);
-	bpf_map_update_elem(&slice_root, &slot_low, &id_low, BPF_ANY);
-	cg_high.shim_memcg = &mc_high;
-	cg_low.shim_memcg = &mc_low;
-	shim_cgroups[0] = &cg_high;
-	shim_cgroups[1] = &cg_low;
+	map_slice_memcgs();
 	mc_high.shim_usage = 600 * MiB;
 	mc_high.memory.low = mc_high.memory.min = 0;
 	mc_low.shim_usage = 1000 * MiB;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* State file round trip, memcgctl status text and JSON. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 
+#include "cgroup-files.h"
 #include "state.h"
 #include "status-render.h"
 #include "tests.h"
@@ -511,8 +513,25 @@ static void test_action(void)
 	CHECK_STREQ(slice_action(&sl), "-");
 }
 
+/* memory.pressure's "some" line, as the sampler reads it for the policy engine */
+static void test_psi_parse(void)
+{
+	double v = -1;
+
+	CHECK(cgroup_parse_psi_some_avg10("some avg10=1.25 avg60=0.50 avg300=0.10 total=12345", &v) == 0 && v == 1.25);
+	CHECK(cgroup_parse_psi_some_avg10("some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+					  "full avg10=0.00 avg60=0.00 avg300=0.00 total=0", &v) == 0 && v == 0);
+	CHECK(cgroup_parse_psi_some_avg10("full avg10=3.00 avg60=0.00 avg300=0.00 total=0", &v) == -EBADMSG);
+	CHECK(cgroup_parse_psi_some_avg10("something avg10=3.00", &v) == -EBADMSG);
+	CHECK(cgroup_parse_psi_some_avg10("some avg60=3.00", &v) == -EBADMSG);
+	CHECK(cgroup_parse_psi_some_avg10("some avg10=x", &v) == -EBADMSG);
+	CHECK(cgroup_parse_psi_some_avg10("some avg10=101.00", &v) == -EBADMSG);
+	CHECK(cgroup_parse_psi_some_avg10("", &v) == -EBADMSG);
+}
+
 int main(void)
 {
+	test_psi_parse();
 	test_roundtrip();
 	test_text();
 	test_json();
