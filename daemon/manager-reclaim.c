@@ -74,10 +74,8 @@ const char *mgr_reclaim_path_name(const struct manager *m)
 void mgr_reclaim_order(struct manager *m, const struct memcgd_config *c, const uint32_t *levels, const int *slot_of,
 		       uint32_t gen)
 {
-	uint64_t max_headroom;
-
-	m->reclaim_n = policy_reclaim_order(c, levels, slot_of, m->reclaim_slots, &max_headroom);
-	policy_maps_write_reclaim_order(&m->pm, gen, m->reclaim_slots, m->reclaim_n, max_headroom);
+	m->reclaim_n = policy_reclaim_order(c, levels, slot_of, m->reclaim_slots, &m->reclaim_headroom);
+	policy_maps_write_reclaim_order(&m->pm, gen, m->reclaim_slots, m->reclaim_n, m->reclaim_headroom);
 	policy_maps_set_reclaim_enabled(&m->pm, m->reclaim_path == RECLAIM_KERNEL && m->reclaim_n);
 }
 
@@ -209,12 +207,11 @@ static void reclaim_through_files(struct manager *m, uint64_t free_bytes, uint64
 
 void mgr_reclaim_tick(struct manager *m)
 {
-	uint64_t free_bytes, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	/* free memory as the sampler read it in this update */
+	uint64_t free_bytes = m->free_bytes, page = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	if (!m->reclaim_n || m->reclaim_path == RECLAIM_OFF)
 		return;
-	free_bytes = mgr_free_memory();
-	m->free_bytes = free_bytes;
 	if (m->reclaim_path == RECLAIM_DAEMON) {
 		reclaim_through_files(m, free_bytes, page, mgr_now_ns(CLOCK_MONOTONIC));
 		return;

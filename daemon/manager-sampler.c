@@ -12,27 +12,16 @@
 #include "policy.h"
 #include "units-parse.h"
 
-static const char *highest_active_above(struct manager *m, uint32_t level)
+/* The slice of highest priority above level that is active (escalated: whose escalation delays
+ * lower slices), NULL if none. */
+static const char *highest_above(struct manager *m, uint32_t level, bool escalated)
 {
 	const char *name = NULL;
 	uint32_t best = level;
 
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use && m->rt[k].active && m->rt[k].level > best) {
-			best = m->rt[k].level;
-			name = m->rt[k].conf.name;
-		}
-	return name;
-}
-
-/* The slice of highest priority above level whose escalation delays lower slices, NULL if none. */
-static const char *highest_escalated_above(struct manager *m, uint32_t level)
-{
-	const char *name = NULL;
-	uint32_t best = level;
-
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use && m->rt[k].engine.escalation == ESCALATE_DELAY && m->rt[k].level > best) {
+		if (m->rt[k].in_use && m->rt[k].level > best &&
+		    (escalated ? m->rt[k].engine.escalation == ESCALATE_DELAY : m->rt[k].active)) {
 			best = m->rt[k].level;
 			name = m->rt[k].conf.name;
 		}
@@ -109,19 +98,6 @@ static void measure(struct manager *m, uint32_t slot, uint64_t now, struct engin
 	rt->busy = in->cpu_busy || in->faults;
 }
 
-/* The largest Headroom= among the Background= slices: the free memory background reclaim keeps,
- * below which escalation may delay (policy-engine.h); the default Headroom= without one. */
-static uint64_t reclaim_headroom(const struct manager *m)
-{
-	uint64_t headroom = 0;
-
-	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use && m->rt[k].conf.settings.reclaim_background &&
-		    m->rt[k].conf.settings.reclaim_headroom > headroom)
-			headroom = m->rt[k].conf.settings.reclaim_headroom;
-	return headroom ? headroom : RECLAIM_HEADROOM_DEFAULT;
-}
-
 static void log_engine_change(struct manager *m, struct slice_rt *rt, enum engine_state old_state,
 			      enum engine_escalation old_escalation)
 {
@@ -174,11 +150,19 @@ static void run_engine(struct manager *m, uint32_t gen, uint64_t now)
 {
 	struct engine_sample in[MEMCGD_MAX_SLICES];
 	bool escalated[MEMCGD_MAX_LEVELS] = {};
-	uint64_t free_bytes = mgr_free_memory(), headroom = reclaim_headroom(m);
+	/* the headroom background reclaim keeps (policy_reclaim_order()), below which escalation
+	 * may delay; the default Headroom= when nothing is reclaimed in the background */
+	uint64_t headroom = m->reclaim_headroom ? m->reclaim_headroom : RECLAIM_HEADROOM_DEFAULT;
+	uint32_t lowest_busy = UINT32_MAX;
 
+	/* read once per update, also for background reclaim (mgr_reclaim_tick()) */
+	m->free_bytes = mgr_free_memory();
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++)
-		if (m->rt[k].in_use)
+		if (m->rt[k].in_use) {
 			measure(m, k, now, &in[k]);
+			if (m->rt[k].busy && m->rt[k].level < lowest_busy)
+				lowest_busy = m->rt[k].level;
+		}
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		struct slice_rt *rt = &m->rt[k];
 		const struct slice_settings *st = &rt->conf.settings;
@@ -195,10 +179,9 @@ static void run_engine(struct manager *m, uint32_t gen, uint64_t now)
 
 		if (!rt->in_use)
 			continue;
-		in[k].free_bytes = free_bytes;
-		for (uint32_t j = 0; j < MEMCGD_MAX_SLICES; j++)
-			if (m->rt[j].in_use && m->rt[j].level < rt->level && m->rt[j].busy)
-				in[k].contended = true;
+		in[k].free_bytes = m->free_bytes;
+		/* a slice of lower priority was busy */
+		in[k].contended = lowest_busy < rt->level;
 		if (engine_tick(&rt->engine, &p, &in[k]))
 			log_engine_change(m, rt, old_state, old_escalation);
 		/* busy within the hold: active for the hooks until the hold ends (the daemon sees the
@@ -287,10 +270,10 @@ void mgr_sample(struct manager *m)
 			continue;
 		on_pressure = rt->conf.settings.throttle_when == THROTTLE_WHEN_PRESSURE;
 		throttling = rt->conf.settings.throttle_delay_usec && !rt->st.guard_tripped && rt->cgroup &&
-			     (on_pressure ? highest_escalated_above(m, rt->level) != NULL
+			     (on_pressure ? highest_above(m, rt->level, true) != NULL
 					  : policy_higher_level_active(&lv, rt->level, now));
 		if (throttling != rt->throttling) {
-			const char *why = on_pressure ? highest_escalated_above(m, rt->level) : highest_active_above(m, rt->level);
+			const char *why = highest_above(m, rt->level, on_pressure);
 
 			if (throttling)
 				log_transition(LOG_INFO, m->dry_run ? "would-throttle" : "throttle", rt->conf.name,

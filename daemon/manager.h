@@ -136,6 +136,7 @@ struct manager {
 	uint64_t watermark_bytes;    /* the zones' high watermarks (/proc/zoneinfo), read every minute */
 	uint64_t watermark_tick;
 	uint64_t reclaim_room;       /* free memory background reclaim keeps at least (engine_room()) */
+	uint64_t reclaim_headroom;   /* the largest Headroom= of the reclaim order (policy_reclaim_order()) */
 	struct memcgd_reclaim_plan reclaim_plan; /* the fallback's */
 };
 
