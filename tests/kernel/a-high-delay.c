@@ -13,6 +13,11 @@
  * The delay must not be accounted as a memory stall in low's memory.pressure.
  * A delay of a few milliseconds is slept as asked: not shorter, and not
  * rounded up to a whole tick (HZ=250 would make 3 ms anything from 0 to 4).
+ * That is measured on the sleep itself, from the task's switch-out to its
+ * wakeup (sched_switch and sched_wakeup programs): the difference of two
+ * workload runs' wall-clock times carried the emulator's noise (a 3-ms delay
+ * "measured" 7.66 ms, rounds from -0.9 to 13.7 ms, in a full run of
+ * 2026-12-07) and stays in the log for comparison.
  */
 #include <errno.h>
 #include <limits.h>
@@ -76,6 +81,8 @@ int main(void)
 {
 	struct kt_work loop = { .bytes = 2 * KT_MiB };
 	double t0, t0b, t_cal, t1, t2, t3, base, extra, per_ms, round_ms[PRECISE_ROUNDS];
+	double sleep_ms, round_sleep_ms[PRECISE_ROUNDS];
+	struct bpf_link *sleeps_tp, *wakes_tp;
 	struct kt_cgroup *parent, *high, *low;
 	uint64_t calls, psi_before, psi_after, returned;
 	struct kt_child faulter;
@@ -149,26 +156,41 @@ int main(void)
 	 * attached runs with delay 0 (same hook calls, no sleep), interleaved PRECISE_ROUNDS times;
 	 * the median round decides, so that a few runs slowed by the host (a vCPU thread that
 	 * QEMU did not get to run looks like a longer sleep to the guest) do not */
+	sleeps_tp = bpf_program__attach(skel->progs.kt_delay_sleeps);
+	wakes_tp = bpf_program__attach(skel->progs.kt_delay_wakes);
+	if (!sleeps_tp || !wakes_tp)
+		ktest_fail("attach tp_btf/sched_switch and tp_btf/sched_wakeup: %s", strerror(errno));
 	returned = 0;
 	for (int i = 0; i < PRECISE_ROUNDS; i++) {
 		skel->bss->delay_ms = 0;
 		t_cal = run_low(low);
 		skel->bss->delay_ms = PRECISE_DELAY_MS;
 		skel->bss->delays_returned = 0;
+		skel->bss->sleeps = 0;
+		skel->bss->slept_ns = 0;
 		t3 = run_low(low);
 		KT_ASSERT(skel->bss->delays_returned > 0, "no delay returned in %u ms round %d",
 			  PRECISE_DELAY_MS, i);
+		KT_ASSERT(skel->bss->sleeps > 0, "no sleep after %llu delays in round %d",
+			  (unsigned long long)skel->bss->delays_returned, i);
 		round_ms[i] = (t3 - t_cal) * 1000 / (double)skel->bss->delays_returned;
+		round_sleep_ms[i] = skel->bss->slept_ns / 1e6 / (double)skel->bss->sleeps;
 		returned += skel->bss->delays_returned;
 	}
+	bpf_link__destroy(wakes_tp);
+	bpf_link__destroy(sleeps_tp);
 	qsort(round_ms, PRECISE_ROUNDS, sizeof(round_ms[0]), cmp_double);
+	qsort(round_sleep_ms, PRECISE_ROUNDS, sizeof(round_sleep_ms[0]), cmp_double);
 	per_ms = round_ms[PRECISE_ROUNDS / 2];
-	ktest_log("throttled (%u ms per call): %d rounds, %llu delays, median %.2f ms slept per delay (rounds from %.2f to %.2f ms)",
+	sleep_ms = round_sleep_ms[PRECISE_ROUNDS / 2];
+	ktest_log("throttled (%u ms per call): %d rounds, %llu delays; wall clock: median %.2f ms more per delay (rounds from %.2f to %.2f ms)",
 		  PRECISE_DELAY_MS, PRECISE_ROUNDS, (unsigned long long)returned, per_ms, round_ms[0],
 		  round_ms[PRECISE_ROUNDS - 1]);
-	KT_ASSERT(per_ms >= 0.85 * PRECISE_DELAY_MS && per_ms < PRECISE_DELAY_MS + 3,
-		  "a %u ms delay sleeps %.2f ms per return (want %.2f to %u)", PRECISE_DELAY_MS, per_ms,
-		  0.85 * PRECISE_DELAY_MS, PRECISE_DELAY_MS + 3);
+	ktest_log("slept from switch-out to wakeup: median %.2f ms per delay (rounds from %.2f to %.2f ms)",
+		  sleep_ms, round_sleep_ms[0], round_sleep_ms[PRECISE_ROUNDS - 1]);
+	KT_ASSERT(sleep_ms >= 0.95 * PRECISE_DELAY_MS && sleep_ms < PRECISE_DELAY_MS + 2,
+		  "a %u ms delay sleeps %.2f ms (want %.2f to %u: not shorter, not rounded to ticks)",
+		  PRECISE_DELAY_MS, sleep_ms, 0.95 * PRECISE_DELAY_MS, PRECISE_DELAY_MS + 2);
 
 	kt_link_destroy(&link);
 	t2 = run_low(low);

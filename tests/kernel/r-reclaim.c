@@ -16,6 +16,12 @@
  *     same request without the flag swaps it out.
  *  e. A memcg_bpf_ops program that calls the kfunc from memcg_charged()
  *     itself (not sleepable: the charging task's return path) does not load.
+ *  f. The loader goes away (link, programs, maps closed) while the callback
+ *     is inside the kfunc, swapping out V3's 64 MiB of anonymous memory: the callback
+ *     runs to its end and writes its result (read through a map fd the test
+ *     kept of .bss only). Before patch 26 the program was freed after an
+ *     RCU grace period, its JIT memory filled with int3, and the kworker
+ *     returned into it: an oops, which the console scan reports.
  * On the debug kernel (might_sleep, lockdep, KASAN) any splat of the work
  * item fails the run through the console scan.
  */
@@ -221,6 +227,85 @@ static void check_atomic_caller(void)
 	ktest_log("ok: load refused: %d (%s)", err, ktest_strerror(err));
 }
 
+static bool callback_running(void *arg)
+{
+	uint64_t seq = *(uint64_t *)arg;
+
+	return __atomic_load_n(&skel->bss->running_seq, __ATOMIC_ACQUIRE) == seq ||
+	       __atomic_load_n(&skel->bss->done_seq, __ATOMIC_ACQUIRE) == seq;
+}
+
+struct bss_probe {
+	int fd;				/* the .bss map, kept after the object is closed */
+	uint64_t seq;
+	struct reclaim_bpf__bss value;
+};
+
+static bool bss_done(void *arg)
+{
+	struct bss_probe *p = arg;
+	int key = 0;
+
+	return bpf_map_lookup_elem(p->fd, &key, &p->value) == 0 && p->value.done_seq == p->seq;
+}
+
+/* f: the object closed under a running callback; returns with skel destroyed */
+static void check_close_under_callback(const struct kt_cgroup *top, struct bpf_link **link)
+{
+	struct kt_work hold = { .bytes = 2 * ANON_BYTES }, touch = { .bytes = TOUCH_BYTES };
+	struct bpf_map_info info = {};
+	uint32_t info_len = sizeof(info);
+	struct bss_probe probe;
+	struct kt_cgroup *v3;
+	struct kt_child child, charger;
+	uint64_t anon0, anon1;
+
+	ktest_log("--- f. the loader closes everything while the callback swaps out %lu MiB",
+		  2 * ANON_BYTES / KT_MiB);
+	v3 = kt_cg_create(top, "v3", false);
+	child = kt_spawn(v3, kt_work_hold, &hold);
+	if (!kt_child_wait_ready(&child, 120))
+		ktest_fail("the child holding %lu MiB in %s did not get ready", 2 * ANON_BYTES / KT_MiB,
+			   v3->path);
+	anon0 = kt_cg_stat(v3, "memory.stat", "anon");
+
+	if (bpf_map_get_info_by_fd(bpf_map__fd(skel->maps.bss), &info, &info_len))
+		ktest_fail("bpf_map_get_info_by_fd(.bss): %s", strerror(errno));
+	probe.fd = bpf_map_get_fd_by_id(info.id);
+	if (probe.fd < 0)
+		ktest_fail("bpf_map_get_fd_by_id(%u): %s", info.id, strerror(errno));
+
+	probe.seq = skel->bss->request_seq + 1;
+	skel->bss->victim_id = kt_cg_id_of(v3->path);
+	skel->bss->request_pages = 2 * ANON_BYTES / PAGE;
+	skel->bss->request_flags = 0;
+	__atomic_store_n(&skel->bss->request_seq, probe.seq, __ATOMIC_RELEASE);
+	charger = kt_spawn(trigger, kt_work_fault, &touch);
+	if (!ktest_wait_for(callback_running, &probe.seq, 120, 1))
+		ktest_fail("the callback for request %llu did not start within 120 s (bpf_wq error %lld)",
+			   (unsigned long long)probe.seq, (long long)skel->bss->wq_error);
+	KT_ASSERT(skel->bss->done_seq != probe.seq,
+		  "the callback was still inside the kfunc when the loader closed everything");
+	kt_link_destroy(link);
+	reclaim_bpf__destroy(skel);
+	skel = NULL;
+	ktest_log("link, programs and maps closed with the callback in the kfunc");
+	if (kt_child_wait(&charger, 120))
+		ktest_fail("the charging child in %s failed", trigger->path);
+
+	if (!ktest_wait_for(bss_done, &probe, 120, 20))
+		ktest_fail("the callback of request %llu never finished (done_seq %llu)",
+			   (unsigned long long)probe.seq, (unsigned long long)probe.value.done_seq);
+	anon1 = kt_cg_stat(v3, "memory.stat", "anon");
+	ktest_log("the callback finished after the close: %lld pages reclaimed; V3 anon %llu -> %llu KiB",
+		  (long long)probe.value.result, (unsigned long long)anon0 / 1024,
+		  (unsigned long long)anon1 / 1024);
+	KT_ASSERT(probe.value.result > 0, "the callback's reclaim completed: %lld pages",
+		  (long long)probe.value.result);
+	close(probe.fd);
+	kt_child_kill(&child);
+}
+
 static char fill_path[PATH_MAX];
 
 static int fill_work(void *arg)
@@ -264,8 +349,6 @@ int main(void)
 	check_refusals(v);
 	check_noswap(top, dir);
 	check_atomic_caller();
-
-	kt_link_destroy(&link);
-	reclaim_bpf__destroy(skel);
+	check_close_under_callback(top, &link);
 	ktest_pass();
 }

@@ -49,6 +49,7 @@ __u64 started_seq;	/* the request a work item was started for */
 __u64 done_seq;		/* the request whose result is in result */
 __s64 result;
 __s64 wq_error;		/* last failure of bpf_wq_*(), 0 if none */
+__u64 running_seq;	/* the request whose callback is about to call the kfunc */
 
 static int reclaim_work(void *map, int *key, void *value)
 {
@@ -73,6 +74,7 @@ static int reclaim_work(void *map, int *key, void *value)
 		done_seq = seq;
 		return 0;
 	}
+	running_seq = seq;
 	result = bpf_try_to_free_mem_cgroup_pages(memcg, request_pages, request_flags);
 	bpf_put_mem_cgroup(memcg);
 	done_seq = seq;

@@ -280,6 +280,24 @@ int kt_write_clean_file(const char *path, size_t bytes)
 	return ret;
 }
 
+int kt_make_sparse_file(const char *path, size_t bytes)
+{
+	int fd, ret = 0;
+
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ktest_log("create %s: %s", path, strerror(errno));
+		return 1;
+	}
+	if (ftruncate(fd, (off_t)bytes) < 0) {
+		ktest_log("ftruncate %s to %zu bytes: %s", path, bytes, strerror(errno));
+		ret = 1;
+	}
+	close(fd);
+	return ret;
+}
+
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
 #endif

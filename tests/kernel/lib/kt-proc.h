@@ -72,6 +72,13 @@ void kt_unmap(void *p, size_t bytes);
  */
 int kt_write_clean_file(const char *path, size_t bytes);
 /*
+ * Create a sparse file of `bytes` at path (all hole): reading it puts zeroed
+ * pages in the page cache, charged to the reader's memory cgroup like data
+ * pages, without disk I/O (slow under emulation). Returns 0, or 1 after
+ * logging why.
+ */
+int kt_make_sparse_file(const char *path, size_t bytes);
+/*
  * The directory for files whose page cache must be reclaimable without swap:
  * $MEMCGD_TEST_TMPDIR or /var/tmp; NULL when it is on tmpfs.
  */
