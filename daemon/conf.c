@@ -6,6 +6,7 @@
 #include "conf-files.h"
 #include "conf-parse.h"
 #include "conf.h"
+#include "min-budget.h"
 #include "util.h"
 
 void config_validate(const struct memcgd_config *c, struct diag_list *d)
@@ -64,6 +65,7 @@ void config_validate(const struct memcgd_config *c, struct diag_list *d)
 		}
 		prios[n_prios++] = s->priority;
 	}
+	min_budget_check(c, min_budget_ram(), d);
 }
 
 /* "ScanSize=, HotThreshold=": the [NUMA] tuning keys set at l, and the line of the first; 0 if none */

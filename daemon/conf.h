@@ -6,7 +6,8 @@
 #include "conf-model.h"
 #include "diag.h"
 
-/* Cross-file checks: duplicate slices, nested priority conflicts, limits. */
+/* Cross-file checks: duplicate slices, nested priority conflicts, limits, the Mode=min budget
+ * (min-budget.h). */
 void config_validate(const struct memcgd_config *c, struct diag_list *d);
 
 /* Remarks that are not errors, as "file:line: note: ..." diagnostics (memcgctl check prints them):

@@ -12,6 +12,7 @@ static const struct {
 	const char *id;
 } message_ids[] = {
 	{ "attached", "71fd6b722a5d48428b9a805d3caab0c5" },
+	{ "took-over", "9fe2aeac2bd54fc792dd9d06bfe559ec" },
 	{ "measuring", "eafefdca7add42f5973e0f1436f756ea" },
 	{ "detached", "ecb0dc6765694a7ca94cd1dbba5cceab" },
 	{ "attach-failed", "bf4416542a274672a02fe642f0aec890" },

@@ -44,7 +44,8 @@ static void measure(struct manager *m, uint32_t slot, uint64_t now, struct engin
 	struct slice_rt *rt = &m->rt[slot];
 	const struct slice_settings *st = &rt->conf.settings;
 	_cleanup_free_ char *dir = NULL;
-	uint64_t usage, faults = 0, refaults, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	static const char *const low_key[] = { "low" };
+	uint64_t usage, faults = 0, refaults, low_events, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	double secs;
 
 	*in = (struct engine_sample){ .now_usec = now / 1000, .psi_some_avg10 = -1 };
@@ -91,6 +92,12 @@ static void measure(struct manager *m, uint32_t slot, uint64_t now, struct engin
 		rt->refault_rate = secs > 0 ? (double)in->refault_bytes / secs : 0;
 		rt->last_refaults = refaults;
 		rt->have_refaults = true;
+	}
+	if (cgroup_read_stat(dir, "memory.events", low_key, 1, &low_events) == 0) {
+		if (rt->have_low_events && low_events >= rt->last_low_events)
+			in->low_breaches = low_events - rt->last_low_events;
+		rt->last_low_events = low_events;
+		rt->have_low_events = true;
 	}
 	if (cgroup_read_psi_some_avg10(dir, "memory.pressure", &rt->psi_some_avg10) < 0)
 		rt->psi_some_avg10 = -1;

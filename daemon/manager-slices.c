@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cgroup-files.h"
 #include "exempt.h"
+#include "link-store.h"
 #include "log.h"
 #include "manager-internal.h"
 #include "util.h"
@@ -173,6 +175,8 @@ void mgr_detach_slice(struct manager *m, uint32_t slot, enum attach_state attach
 	struct slice_rt *rt = &m->rt[slot];
 
 	if (rt->link) {
+		/* explicitly: systemd's file descriptor store holds a duplicate (link-store.h) */
+		link_store_end(rt->cgroup_id, bpf_link__fd(rt->link));
 		bpf_link__destroy(rt->link);
 		rt->link = NULL;
 		log_transition(LOG_NOTICE, "detached", rt->conf.name, rt->conf.priority, rt->cgroup_id,
@@ -211,8 +215,9 @@ static const char *attach_error_reason(int err, char *buf, size_t len)
 static void try_link(struct manager *m, uint32_t slot, int fd)
 {
 	struct slice_rt *rt = &m->rt[slot];
+	uint64_t start_ns = 0;
+	int r, inherited;
 	char buf[256];
-	int r;
 
 	if (m->dry_run) {
 		if (rt->attach != ATTACH_DRY_RUN)
@@ -222,7 +227,24 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 		mgr_set_attach(rt, ATTACH_DRY_RUN, "");
 		return;
 	}
+	inherited = link_store_take(&m->inherited, rt->cgroup_id);
+	if (inherited >= 0) {
+		/* the previous memcgd's link is still attached (systemd kept it while memcgd was down):
+		 * a cgroup has one attachment of its own, so end it right before attaching ours */
+		start_ns = mgr_now_ns(CLOCK_MONOTONIC);
+		link_store_end(rt->cgroup_id, inherited);
+	}
 	rt->link = policy_maps_attach(&m->pm, fd, &r);
+	if (inherited >= 0) {
+		uint64_t gap_usec = (mgr_now_ns(CLOCK_MONOTONIC) - start_ns) / 1000;
+
+		close(inherited);
+		if (rt->link)
+			log_transition(LOG_INFO, "took-over", rt->conf.name, rt->conf.priority, gap_usec,
+				       "%s: took over the link the previous memcgd left attached to %s across its "
+				       "restart (%" PRIu64 " us between its end and the new attachment)",
+				       rt->conf.name, rt->cgroup, gap_usec);
+	}
 	if (!rt->link) {
 		const char *why = attach_error_reason(r, buf, sizeof(buf));
 
@@ -238,6 +260,14 @@ static void try_link(struct manager *m, uint32_t slot, int fd)
 	}
 	mgr_set_attach(rt, ATTACH_ATTACHED, "");
 	rt->attach_failures = 0;
+	/* a duplicate in systemd's file descriptor store keeps it attached across a restart */
+	r = link_store_keep(rt->cgroup_id, bpf_link__fd(rt->link));
+	if (r < 0 && !m->fd_store_warned) {
+		m->fd_store_warned = true;
+		log_warning("%s: cannot hand the link to systemd's file descriptor store (%s): a restart of "
+			    "memcgd will detach it for as long as the restart takes (FileDescriptorStoreMax= of "
+			    "memcgd.service?)", rt->conf.name, strerror(-r));
+	}
 	policy_maps_set_slice_root(&m->pm, slot, rt->cgroup_id);
 	/* the slice's cgroups were mapped before the link existed: one created in between had
 	 * no online hook call. Walk again (only new entries are written). */
@@ -272,6 +302,7 @@ static void attach_slice(struct manager *m, uint32_t slot, char *cgroup)
 	if (rt->cgroup && streq(rt->cgroup, cgroup) && rt->cgroup_id == id) {
 		free(cgroup);
 		if (rt->link && policy_maps_link_detached(rt->link)) {
+			link_store_end(rt->cgroup_id, bpf_link__fd(rt->link));
 			bpf_link__destroy(rt->link);
 			rt->link = NULL;
 			log_transition(LOG_WARNING, "detached", rt->conf.name, rt->conf.priority, rt->cgroup_id,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -13,7 +14,9 @@
 #include "caps.h"
 #include "cgroup-files.h"
 #include "config-in-force.h"
+#include "config.h"
 #include "exempt.h"
+#include "kernel-probe-cache.h"
 #include "log.h"
 #include "manager-internal.h"
 #include "policy.h"
@@ -308,6 +311,9 @@ void mgr_maybe_ready(struct manager *m)
 			return; /* the resolve that applies it calls again */
 	m->ready = true;
 	m->state = "running";
+	/* the first round of attaches took over what it could: the rest of the previous memcgd's
+	 * links belong to slices no longer configured or not attached any more */
+	link_store_release(&m->inherited);
 	mgr_write_state(m);
 	sd_notify(0, "READY=1");
 	mgr_notify_status(m);
@@ -387,7 +393,7 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 	m->dry_run = opt->dry_run || c.daemon.dry_run;
 	m->interval_usec = c.daemon.update_interval_usec;
 
-	r = kernel_probe(NULL, &m->ks);
+	r = kernel_probe_cached(MEMCGD_KERNEL_PROBE_CACHE, getenv("STATE_DIRECTORY") != NULL, &m->ks);
 	log_info("kernel %s: memcg_bpf_ops hooks: %s; memcg:count_memcg_events tracepoint: %s", m->ks.release,
 		 m->ks.hook_names[0] ? m->ks.hook_names : "none", m->ks.has_tracepoint ? "yes" : "no");
 	if (r < 0 && !(m->dry_run && m->ks.has_tracepoint)) {
@@ -416,6 +422,14 @@ int manager_start(struct manager *m, const struct manager_options *opt)
 		memcgd_config_done(&c);
 		return r;
 	}
+	/* the links the previous memcgd left attached in systemd's file descriptor store: the
+	 * attaches below take them over (link-store.h) */
+	r = link_store_adopt(&m->inherited);
+	if (r > 0)
+		log_info("took %d link%s over from the previous memcgd (systemd's file descriptor store): "
+			 "the slices kept their policy across the restart", r, r == 1 ? "" : "s");
+	else if (r < 0)
+		log_warning("cannot read systemd's file descriptor store: %s", strerror(-r));
 	log_info("NUMA balancing: %s", m->pm.numa ? "memcg_bpf_ops::numa_balancing loaded, [NUMA] Balancing= decides per slice"
 				     : m->dry_run ? "nothing decided per slice in a dry run"
 				     : "the kernel lacks memcg_bpf_ops::numa_balancing, every slice follows kernel.numa_balancing");
@@ -478,6 +492,11 @@ int manager_run(struct manager *m)
 
 void manager_free(struct manager *m)
 {
+	/* not taken over yet (a start that failed early): closing is enough, the store keeps its
+	 * duplicates until systemd flushes it */
+	for (size_t i = 0; i < m->inherited.n; i++)
+		close(m->inherited.items[i].fd);
+	free(m->inherited.items);
 	for (uint32_t k = 0; k < MEMCGD_MAX_SLICES; k++) {
 		if (m->rt[k].link)
 			bpf_link__destroy(m->rt[k].link);

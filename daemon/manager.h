@@ -10,6 +10,7 @@
 #include "conf.h"
 #include "exempt.h"
 #include "kernel-probe.h"
+#include "link-store.h"
 #include "policy-engine.h"
 #include "policy-maps.h"
 #include "../bpf/reclaim-plan.h"
@@ -58,6 +59,8 @@ struct slice_rt {
 	bool busy;                   /* in the last update */
 	uint64_t last_refaults;      /* memory.stat workingset_refault_anon + _file, pages */
 	bool have_refaults;
+	uint64_t last_low_events;    /* memory.events "low" */
+	bool have_low_events;
 	double psi_some_avg10;       /* memory.pressure, -1 unknown */
 	uint64_t usage;              /* memory.current at the last update */
 	double refault_rate;         /* bytes per second over the last update */
@@ -112,6 +115,8 @@ struct manager {
 		char *own;           /* memcgd's own unit's ControlGroup, when /proc/self/cgroup reads "/" */
 	} exempt_lookup;
 	struct policy_maps pm;
+	struct link_store inherited; /* the previous memcgd's links from the fd store, until taken over or released at READY */
+	bool fd_store_warned;        /* a link could not be stored (FileDescriptorStoreMax=?): said once */
 	struct memcgd_config config;
 	char *slots[MEMCGD_MAX_SLICES];
 	struct slice_rt rt[MEMCGD_MAX_SLICES];

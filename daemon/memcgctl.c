@@ -14,7 +14,9 @@
 #include "cgroup-files.h"
 #include "conf.h"
 #include "config.h"
+#include "kernel-probe-cache.h"
 #include "kernel-probe.h"
+#include "min-budget.h"
 #include "state.h"
 #include "status-openmetrics.h"
 #include "status-render.h"
@@ -72,6 +74,8 @@ static void help(void)
 	       "                    headers and the per-slice details\n"
 	       "  --no-pager        accepted for systemctl's sake: memcgctl never pages\n"
 	       "  --root=DIR        read configuration below DIR instead of /\n"
+	       "  --memory=SIZE     check: the nodes' memory, for the Mode=min budget (default: this\n"
+	       "                    machine's)\n"
 	       "  --state-file=PATH memcgd state file (default " MEMCGD_STATE_FILE ")\n"
 	       "  --cgroup-root=DIR where cgroup2 is mounted (default " CGROUP_ROOT ")\n"
 	       "  -h --help         this help\n"
@@ -134,7 +138,7 @@ static int numa_sysctl(void)
 static int not_running(const char *why)
 {
 	struct kernel_support ks;
-	int r = kernel_probe(NULL, &ks);
+	int r = kernel_probe_cached(MEMCGD_KERNEL_PROBE_CACHE, false, &ks);
 
 	if (arg.format == FORMAT_JSON) {
 		status_render_json_not_running(stdout, why, ks.release, r == 0, ks.hook_names, numa_sysctl());
@@ -353,14 +357,27 @@ static int cmd_reload(bool use_systemd)
 		if (state_read_file(arg.state_file, &s) == 0 && s.pid == pid && s.reloads > before) {
 			bool failed = s.reload_error && s.reload_error[0];
 
-			if (failed)
+			if (failed) {
 				fprintf(stderr, "memcgctl: reload failed, previous policy (generation %" PRIu64 ") kept: %s\n",
 					s.config_generation, s.reload_error);
-			else
-				printf("memcgd reloaded: configuration generation %" PRIu64 ", %zu slices\n",
-				       s.config_generation, s.n_slices);
+				daemon_status_done(&s);
+				return EXIT_FAILURE;
+			}
+			printf("memcgd reloaded: configuration generation %" PRIu64 ", %zu slices\n", s.config_generation,
+			       s.n_slices);
+			/* the valid files apply and the reload succeeded (systemctl reload too: memcgd.d(5));
+			 * the files left out are named, as memcgctl check would */
+			for (size_t k = 0; k < s.n_skipped; k++)
+				if (s.skipped[k].line)
+					fprintf(stderr, "%s:%u: %s\n", s.skipped[k].file, s.skipped[k].line, s.skipped[k].message);
+				else
+					fprintf(stderr, "%s: %s\n", s.skipped[k].file, s.skipped[k].message);
+			if (s.n_skipped)
+				fprintf(stderr, "memcgctl: warning: %zu problem%s above: those files were left out (a slice "
+					"they had configured keeps its previous policy until they are fixed); the other files "
+					"apply\n", s.n_skipped, s.n_skipped == 1 ? "" : "s");
 			daemon_status_done(&s);
-			return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+			return EXIT_SUCCESS;
 		}
 		daemon_status_done(&s);
 		if (pidfd_send_signal(pidfd, 0, NULL, 0) < 0) {
@@ -458,7 +475,9 @@ static int parse_format(const char *name)
 	return -EINVAL;
 }
 
-enum { OPT_JSON = 0x100, OPT_FORMAT, OPT_NO_LEGEND, OPT_NO_PAGER, OPT_ROOT, OPT_STATE, OPT_CGROOT, OPT_VERSION };
+enum {
+	OPT_JSON = 0x100, OPT_FORMAT, OPT_NO_LEGEND, OPT_NO_PAGER, OPT_ROOT, OPT_MEMORY, OPT_STATE, OPT_CGROOT, OPT_VERSION
+};
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -466,6 +485,7 @@ static const struct option options[] = {
 	{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "state-file", required_argument, NULL, OPT_STATE },
 	{ "cgroup-root", required_argument, NULL, OPT_CGROOT },
 	{ "help", no_argument, NULL, 'h' },
@@ -498,6 +518,16 @@ static int parse_options(int argc, char **argv, bool in_order)
 		case OPT_ROOT:
 			arg.root = optarg;
 			break;
+		case OPT_MEMORY: {
+			uint64_t bytes;
+
+			if (parse_size(optarg, &bytes) < 0 || bytes == 0 || bytes == SIZE_INFINITY) {
+				fprintf(stderr, "memcgctl: --memory='%s' is not a memory size (e.g. 64G)\n", optarg);
+				return -EINVAL;
+			}
+			min_budget_set_ram(bytes);
+			break;
+		}
 		case OPT_STATE:
 			arg.state_file = optarg;
 			break;

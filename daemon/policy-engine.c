@@ -76,7 +76,7 @@ static bool track_pressure(struct engine_slice *e, const struct engine_sample *i
 	}
 	if (e->state == ENGINE_IDLE)
 		return false;
-	return in->refault_bytes > 0 || (contended && psi_high);
+	return in->refault_bytes > 0 || in->low_breaches > 0 || (contended && psi_high);
 }
 
 static void escalate(struct engine_slice *e, const struct engine_params *p, const struct engine_sample *in)
@@ -89,7 +89,10 @@ static void escalate(struct engine_slice *e, const struct engine_params *p, cons
 		return;
 	}
 	e->pressure_ticks++;
-	if (e->escalation == ESCALATE_NONE) {
+	if (in->low_breaches > 0 && e->escalation != ESCALATE_DELAY) {
+		e->escalation = ESCALATE_DELAY;
+		e->why = "reclaim took memory below its protection (memory.events low): lower slices delayed";
+	} else if (e->escalation == ESCALATE_NONE) {
 		e->escalation = ESCALATE_RECLAIM;
 		e->why = in->refault_bytes ? "refaults: lower slices reclaimed in the background"
 					   : "memory pressure above its quiet level: lower slices reclaimed in the background";

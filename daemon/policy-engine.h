@@ -14,14 +14,18 @@
  *              memory it had to fault back (refaults) in a tick, and decayed towards the usage by
  *              1/ENGINE_DECAY of the difference per tick while busy without refaults (memory
  *              it freed itself); never above MaxUsage=
- *   pressure   while protected: it refaulted in the tick, or its memory PSI "some" avg10 is
+ *   pressure   while protected: it refaulted in the tick, reclaim took memory below its
+ *              protection (memory.events "low" grew), or its memory PSI "some" avg10 is
  *              above its own quiet level (the largest avg10 seen in ticks without refaults,
  *              decayed by 1/ENGINE_PSI_DECAY per tick so that it follows a lasting change)
  *   escalation none -> reclaim (lower slices give memory back in the background) as soon as
  *              there is pressure -> delay (lower slices with [Throttle] When=pressure are
  *              delayed) when the pressure lasts a second tick while free memory keeps falling
- *              below the reclaim headroom, i.e. background reclaim does not keep up; back to
- *              none at the first tick without pressure
+ *              below the reclaim headroom, i.e. background reclaim does not keep up, or at once
+ *              when reclaim took memory below its protection: the kernel found nothing else to
+ *              take, which is what delaying the lower slices prevents (a slow swap device makes
+ *              that happen before refaults or PSI show); back to none at the first tick without
+ *              pressure
  */
 #pragma once
 
@@ -61,6 +65,7 @@ struct engine_sample {
 	uint64_t usage;          /* memory.current, bytes */
 	uint64_t refault_bytes;  /* workingset refaults in the tick, in bytes */
 	double psi_some_avg10;   /* memory.pressure some avg10, %; < 0 unknown */
+	uint64_t low_breaches;   /* memory.events "low" in the tick: reclaim went below its protection */
 	uint64_t free_bytes;     /* MemAvailable, bytes */
 	bool contended;          /* a slice of lower priority was busy in the tick */
 };

@@ -111,6 +111,7 @@ static bool selected(const struct slice_status *sl, const char *slice)
 
 #define MAX_IS_INF 1u    /* UINT64_MAX: +Inf (no limit) */
 #define NEEDS_MEMORY 2u  /* only when memcgctl read the cgroup's memory.* files */
+#define NEEDS_ENGINE 4u  /* only for slices the policy engine reports on (memcgd.d(5)) */
 
 struct u64_metric {
 	const char *name;
@@ -152,6 +153,14 @@ static const struct u64_metric slice_u64[] = {
 	  "Delay= of the slice: per charge while a higher priority is active" },
 	{ "memcgd_slice_policy_max_usage_bytes", GAUGE, "bytes", SL(max_usage), 1, MAX_IS_INF,
 	  "MaxUsage= of the slice: not protected above it" },
+	{ "memcgd_slice_protect_bytes", GAUGE, "bytes", SL(protect_bytes), 1, NEEDS_ENGINE,
+	  "Protection the hooks give the slice now: its footprint while busy or holding, WakeReserve= while idle" },
+	{ "memcgd_slice_hold_seconds", GAUGE, "seconds", SL(hold_learned_usec), 1e-6, NEEDS_ENGINE,
+	  "Quiet time the slice stays protected through (learned with Hold=auto)" },
+	{ "memcgd_slice_busy_episodes", COUNTER, NULL, SL(episodes), 1, NEEDS_ENGINE,
+	  "Times the slice went from idle to busy" },
+	{ "memcgd_slice_sized_decisions", COUNTER, NULL, SL(sized_decisions), 1, NEEDS_ENGINE,
+	  "get_low/get_min answers that protected part of the slice" },
 	{ "memcgd_slice_memory_current_bytes", GAUGE, "bytes", SL(memory_current), 1, NEEDS_MEMORY,
 	  "memory.current of the slice cgroup" },
 	{ "memcgd_slice_memory_min_bytes", GAUGE, "bytes", SL(memory_min), 1, NEEDS_MEMORY | MAX_IS_INF,
@@ -170,17 +179,33 @@ static bool any_memory(const struct daemon_status *s, const char *slice)
 	return false;
 }
 
+static bool has_engine(const struct slice_status *sl)
+{
+	return sl->state && sl->state[0];
+}
+
+static bool any_engine(const struct daemon_status *s, const char *slice)
+{
+	for (size_t i = 0; i < s->n_slices; i++)
+		if (selected(&s->slices[i], slice) && has_engine(&s->slices[i]))
+			return true;
+	return false;
+}
+
 static void slice_u64_family(const struct out *o, const struct daemon_status *s, const char *slice,
 			     const struct u64_metric *m)
 {
 	if ((m->flags & NEEDS_MEMORY) && !any_memory(s, slice))
+		return;
+	if ((m->flags & NEEDS_ENGINE) && !any_engine(s, slice))
 		return;
 	family(o, m->name, m->kind, m->unit, m->help);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
 		uint64_t v;
 
-		if (!selected(sl, slice) || ((m->flags & NEEDS_MEMORY) && !sl->have_memory))
+		if (!selected(sl, slice) || ((m->flags & NEEDS_MEMORY) && !sl->have_memory) ||
+		    ((m->flags & NEEDS_ENGINE) && !has_engine(sl)))
 			continue;
 		memcpy(&v, (const char *)sl + m->offset, sizeof(v));
 		sample_start(o, m->name, m->kind);
@@ -195,18 +220,24 @@ static void slice_u64_family(const struct out *o, const struct daemon_status *s,
 }
 
 /* A state set: one sample per state, 1 for the slice's. A state outside the list (a newer memcgd)
- * gets a sample of its own. */
+ * gets a sample of its own. Slices whose state_of() is NULL have none; no family without samples. */
 static void slice_stateset(const struct out *o, const struct daemon_status *s, const char *slice, const char *name,
 			   const char *help, const char *const *states, size_t n_states,
 			   const char *(*state_of)(const struct slice_status *))
 {
+	bool any = false;
+
+	for (size_t i = 0; i < s->n_slices; i++)
+		any = any || (selected(&s->slices[i], slice) && state_of(&s->slices[i]));
+	if (!any)
+		return;
 	family(o, name, STATESET, NULL, help);
 	for (size_t i = 0; i < s->n_slices; i++) {
 		const struct slice_status *sl = &s->slices[i];
 		const char *state = state_of(sl);
 		bool known = false;
 
-		if (!selected(sl, slice))
+		if (!selected(sl, slice) || !state)
 			continue;
 		for (size_t k = 0; k < n_states; k++) {
 			known = known || streq(states[k], state);
@@ -236,11 +267,55 @@ static const char *action_of(const struct slice_status *sl)
 	return streq(a, "-") ? "none" : a;
 }
 
+static const char *engine_state_of(const struct slice_status *sl)
+{
+	return has_engine(sl) ? sl->state : NULL;
+}
+
+static const char *escalation_of(const struct slice_status *sl)
+{
+	return has_engine(sl) ? (sl->escalation && sl->escalation[0] ? sl->escalation : "none") : NULL;
+}
+
+/* The policy engine's doubles: refaults and memory pressure, for the slices it reports on. */
+static void render_engine_doubles(const struct out *o, const struct daemon_status *s, const char *slice)
+{
+	bool psi = false;
+
+	if (!any_engine(s, slice))
+		return;
+	family(o, "memcgd_slice_refault_rate", GAUGE, NULL,
+	       "Refaults per second of the slice over the last update (workingset_refault)");
+	for (size_t i = 0; i < s->n_slices; i++)
+		if (selected(&s->slices[i], slice) && has_engine(&s->slices[i])) {
+			sample_start(o, "memcgd_slice_refault_rate", GAUGE);
+			label(o, true, "slice", s->slices[i].name);
+			value_double(o, s->slices[i].refault_rate);
+		}
+	for (size_t i = 0; i < s->n_slices; i++)
+		psi = psi || (selected(&s->slices[i], slice) && has_engine(&s->slices[i]) && s->slices[i].psi_some >= 0);
+	if (!psi)
+		return;
+	family(o, "memcgd_slice_memory_pressure_some_ratio", GAUGE, NULL,
+	       "memory.pressure of the slice: share of time some task stalled on memory (avg10)");
+	for (size_t i = 0; i < s->n_slices; i++) {
+		const struct slice_status *sl = &s->slices[i];
+
+		if (!selected(sl, slice) || !has_engine(sl) || sl->psi_some < 0)
+			continue;
+		sample_start(o, "memcgd_slice_memory_pressure_some_ratio", GAUGE);
+		label(o, true, "slice", sl->name);
+		value_double(o, sl->psi_some / 100.0);
+	}
+}
+
 static void render_slices(const struct out *o, const struct daemon_status *s, const char *slice)
 {
-	static const char *const attach_states[] = { "attached", "dry-run", "not-running", "failed" };
+	static const char *const attach_states[] = { "attached", "dry-run", "not-running", "failed", "removed" };
 	static const char *const actions[] = { "none", "protect-min", "protect-low", "throttle", "guard-stopped",
-					       "over-maxusage" };
+					       "over-maxusage", "escalate-delay" };
+	static const char *const engine_states[] = { "idle", "busy", "holding" };
+	static const char *const escalations[] = { "none", "reclaim", "delay" };
 	bool cpu = false, any = false;
 
 	for (size_t i = 0; i < s->n_slices; i++)
@@ -278,6 +353,13 @@ static void render_slices(const struct out *o, const struct daemon_status *s, co
 		}
 	slice_stateset(o, s, slice, "memcgd_slice_action", "What memcgd does to the slice now", actions,
 		       ARRAY_SIZE(actions), action_of);
+	slice_stateset(o, s, slice, "memcgd_slice_engine_state",
+		       "The policy engine's state of the slice: busy, holding through a quiet spell, or idle",
+		       engine_states, ARRAY_SIZE(engine_states), engine_state_of);
+	slice_stateset(o, s, slice, "memcgd_slice_escalation",
+		       "How far the slice's pressure escalated: none, background reclaim of lower slices, delay",
+		       escalations, ARRAY_SIZE(escalations), escalation_of);
+	render_engine_doubles(o, s, slice);
 	family(o, "memcgd_slice_fault_rate", GAUGE, NULL, "Page faults per second over the last update interval");
 	for (size_t i = 0; i < s->n_slices; i++)
 		if (selected(&s->slices[i], slice)) {
@@ -394,6 +476,11 @@ static void render_daemon(const struct out *o, const struct daemon_status *s, co
 	if (s->free_bytes) {
 		family(o, "memcgd_free_bytes", GAUGE, "bytes", "Free memory at the last update (background reclaim)");
 		plain(o, "memcgd_free_bytes", GAUGE, (double)s->free_bytes);
+	}
+	if (s->reclaim_room) {
+		family(o, "memcgd_reclaim_room_bytes", GAUGE, "bytes",
+		       "Free memory background reclaim keeps: the watermarks plus what busy protected slices may still grow");
+		plain(o, "memcgd_reclaim_room_bytes", GAUGE, (double)s->reclaim_room);
 	}
 	family(o, "memcgd_numa_loaded", GAUGE, NULL, "1 when memcgd loaded memcg_bpf_ops::numa_balancing");
 	plain(o, "memcgd_numa_loaded", GAUGE, s->numa_loaded);

@@ -7,6 +7,7 @@
 
 #include "conf-files.h"
 #include "conf.h"
+#include "min-budget.h"
 #include "tests.h"
 
 static char root[] = "/tmp/memcgd-test-XXXXXX";
@@ -312,6 +313,87 @@ static void test_skipping(void)
 	file_mode("/etc/memcgd.conf", 0644);
 }
 
+/* The Mode=min budget: ceilings by priority within memory minus the reserve (min-budget.h). */
+static void min_slice(const char *rel_path, const char *name, int prio, const char *max_usage)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "[Slice]\nName=%s\nPriority=%d\n[Protect]\nMode=min\n%s%s%s", name, prio,
+		 max_usage ? "MaxUsage=" : "", max_usage ? max_usage : "", max_usage ? "\n" : "");
+	write_file(rel_path, buf);
+}
+
+static void test_min_budget(void)
+{
+	struct memcgd_config c;
+	struct diag_list d = {};
+
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	mkdir(root, 0755);
+	/* 8G: the reserve is a tenth (819M), the budget 7.2G */
+	min_budget_set_ram(8ULL << 30);
+	CHECK(min_budget_reserve(8ULL << 30) == (8ULL << 30) / 10);
+	CHECK(min_budget_reserve(1ULL << 30) == MIN_BUDGET_RESERVE_FLOOR);
+	min_slice("/etc/memcgd.d/50-a.conf", "a.slice", 50, "4G");
+	min_slice("/etc/memcgd.d/40-b.conf", "b.slice", 40, "3G");
+	/* inside a.slice: within a's ceiling, not counted again */
+	min_slice("/etc/memcgd.d/45-a-inner.conf", "a-inner.slice", 45, "4G");
+	write_file("/etc/memcgd.d/20-low.conf", "[Slice]\nName=low.slice\nPriority=20\n[Protect]\nMode=low\nMaxUsage=8G\n");
+	CHECK(config_load(root, &c, &d) == 0);
+	CHECK(d.n == 0);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	/* a third Mode=min slice of lower priority no longer fits: 4G + 3G + 1G > 7.2G */
+	min_slice("/etc/memcgd.d/30-c.conf", "c.slice", 30, "1G");
+	CHECK(config_load(root, &c, &d) == -EINVAL);
+	CHECK(d.n == 1);
+	if (d.n) {
+		CHECK_CONTAINS(d.items[0].file, "30-c.conf");
+		CHECK(d.items[0].line == 2);
+		CHECK_CONTAINS(d.items[0].message, "Mode=min of c.slice does not fit the memory: its ceiling MaxUsage=1G "
+				"on top of 7G");
+		CHECK_CONTAINS(d.items[0].message, "lower MaxUsage= or use Mode=low");
+	}
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	/* memcgd's start leaves that file out and keeps the others */
+	CHECK(config_load_skipping(root, &c, &d) == 1);
+	CHECK(c.n_slices == 4);
+	for (size_t i = 0; i < c.n_slices; i++)
+		CHECK(strcmp(c.slices[i].name, "c.slice") != 0);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	/* the default ceiling (half the memory) and infinity (all of it) count as such */
+	{
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/etc/memcgd.d/30-c.conf", root);
+		CHECK(unlink(path) == 0);
+	}
+	min_slice("/etc/memcgd.d/40-b.conf", "b.slice", 40, NULL);
+	CHECK(config_load(root, &c, &d) == -EINVAL); /* 4G + 4G */
+	CHECK(d.n == 1 && strstr(d.items[0].file, "40-b.conf"));
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	/* infinity (all the memory) never fits, even first; a.slice keeps its budget */
+	min_slice("/etc/memcgd.d/40-b.conf", "b.slice", 60, "infinity");
+	CHECK(config_load(root, &c, &d) == -EINVAL);
+	CHECK(d.n == 1 && strstr(d.items[0].file, "40-b.conf"));
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+
+	/* memory unknown: no budget (as no default ceiling can be resolved) */
+	min_budget_set_ram(0);
+	CHECK(config_load(root, &c, &d) == 0);
+	memcgd_config_done(&c);
+	diag_list_clear(&d);
+	min_budget_set_ram(8ULL << 30);
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	mkdir(root, 0755);
+}
+
 static void test_slice_names(void)
 {
 	char *p;
@@ -340,11 +422,13 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	min_budget_set_ram(8ULL << 30); /* the budget of Mode=min, whatever this machine has */
 	test_precedence_and_masking();
 	test_main_conf();
 	test_load();
 	test_cross_file_errors();
 	test_skipping();
+	test_min_budget();
 	test_slice_names();
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return test_summary("test-conf-files");

@@ -201,6 +201,36 @@ static void test_escalation(void)
 	CHECK(r.e.state == ENGINE_IDLE && r.e.escalation == ESCALATE_NONE);
 }
 
+/* reclaim below the protection (memory.events low): delay at once, whatever free memory does;
+ * never for an idle slice */
+static void test_low_breach(void)
+{
+	struct run r;
+
+	run_init(&r, &auto_hold);
+	r.in.contended = true;
+	ticks(&r, 2, true);
+	CHECK(r.e.escalation == ESCALATE_NONE);
+	r.in.low_breaches = 3;
+	CHECK(ticks(&r, 1, true));
+	CHECK(r.e.pressure && r.e.escalation == ESCALATE_DELAY);
+	CHECK_CONTAINS(r.e.why, "below its protection");
+	/* refaults alone afterwards keep it delayed only while free memory falls */
+	r.in.low_breaches = 0;
+	r.in.refault_bytes = 4096;
+	ticks(&r, 1, true);
+	CHECK(r.e.escalation == ESCALATE_DELAY);
+	r.in.refault_bytes = 0;
+	ticks(&r, 1, true);
+	CHECK(r.e.escalation == ESCALATE_NONE);
+	/* idle: breaches do not count (its memory is meant to go) */
+	ticks(&r, 10, false);
+	CHECK(r.e.state == ENGINE_IDLE);
+	r.in.low_breaches = 5;
+	ticks(&r, 1, false);
+	CHECK(r.e.escalation == ESCALATE_NONE && !r.e.pressure);
+}
+
 /* PSI: pressure when avg10 is above the level learned while no lower slice competed */
 static void test_psi_quiet_level(void)
 {
@@ -233,6 +263,7 @@ int main(void)
 	test_fixed_hold();
 	test_footprint();
 	test_escalation();
+	test_low_breach();
 	test_psi_quiet_level();
 	return test_summary("test-policy-engine");
 }
