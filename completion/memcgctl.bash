@@ -72,9 +72,9 @@ __memcgd_option() { # WORDS_BEFORE_CURRENT...
 
 _memcgctl() {
 	local _memcgd_word i w cmd="" state_file="" n_args=0
-	local -a _memcgd_options=(--format= --json --no-legend --no-pager --root= --state-file= --cgroup-root=
-		--help --version)
-	local -a _memcgd_value_options=(--format --root --state-file --cgroup-root)
+	local -a _memcgd_options=(--format= --json --no-legend --no-pager --root= --memory= --state-file=
+		--cgroup-root= --help --version)
+	local -a _memcgd_value_options=(--format --root --memory --state-file --cgroup-root)
 	__memcgd_option && return 0
 	# the command: the first word that is neither an option nor an option's value
 	for ((i = 1; i < COMP_CWORD; i++)); do

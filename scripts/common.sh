@@ -102,7 +102,7 @@ payload_args() {	# payload_args: run-vm.sh options for the staged payload
 # The boot of the installed packages (tests/package/run-package-test.sh and
 # scripts/test): install the .debs, the e2e suite as memcgd-tests installed
 # it, the Kubernetes example policies, remove and purge.
-PACKAGE_TESTS='package/10-*,e2e/*,package/30-*,package/90-*'
+PACKAGE_TESTS='package/10-*,e2e/*,package/30-*,package/40-*,package/50-*,package/90-*'
 
 # memcgd's end-to-end tests on the kernel of the linux-image package
 # (tests/package/run-linux-image-test.sh): start and status, a slice's whole life with its

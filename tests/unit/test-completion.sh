@@ -64,7 +64,7 @@ run_cases() {
 	expect "memcgctl --no-l" "--no-legend"
 	expect "memcgctl --no-p" "--no-pager"
 	expect "memcgctl status --no-" $'--no-legend\n--no-pager'
-	expect "memcgctl --" $'--cgroup-root=\n--format=\n--help\n--json\n--no-legend\n--no-pager\n--root=\n--state-file=\n--version'
+	expect "memcgctl --" $'--cgroup-root=\n--format=\n--help\n--json\n--memory=\n--no-legend\n--no-pager\n--root=\n--state-file=\n--version'
 	expect "memcgctl --format op" "openmetrics"
 	expect "memcgctl status --format " $'json\nopenmetrics\nprometheus\ntable'
 	expect "memcgctl --state-file=$tmp/state status " $'high.slice\nlow.slice'

@@ -87,6 +87,20 @@ ln -s /dev/null "$tmp/root/etc/memcgd.d/60-bad.conf"
 "$memcgctl" --root="$tmp/root" check >"$tmp/out" 2>&1 || fail "masked file still checked: $(cat "$tmp/out")"
 grep -q "configuration OK: 1 slice" "$tmp/out" || fail "masking: $(cat "$tmp/out")"
 
+# the Mode=min budget, for the nodes' memory (--memory=): two 4G ceilings fit 16G, not 8G
+# (8G minus a tenth), and the lower priority is the one named
+printf '[Slice]\nName=a.slice\nPriority=50\n[Protect]\nMode=min\nMaxUsage=4G\n' > "$tmp/min-a.conf"
+printf '[Slice]\nName=b.slice\nPriority=40\n[Protect]\nMode=min\nMaxUsage=4G\n' > "$tmp/min-b.conf"
+"$memcgctl" --memory=16G check "$tmp/min-a.conf" "$tmp/min-b.conf" >"$tmp/out" 2>&1 ||
+	fail "two 4G Mode=min ceilings refused on 16G: $(cat "$tmp/out")"
+if "$memcgctl" --memory=8G check "$tmp/min-a.conf" "$tmp/min-b.conf" >"$tmp/out" 2>"$tmp/err"; then
+	fail "two 4G Mode=min ceilings accepted on 8G"
+fi
+grep -q "^$tmp/min-b.conf:2: Mode=min of b.slice does not fit the memory" "$tmp/err" ||
+	fail "the budget error does not name b.slice's file:line: $(cat "$tmp/err")"
+if "$memcgctl" --memory=lots check "$tmp/min-a.conf" >/dev/null 2>"$tmp/err"; then fail "--memory=lots accepted"; fi
+grep -q "memcgctl: --memory='lots' is not a memory size" "$tmp/err" || fail "--memory=lots: $(cat "$tmp/err")"
+
 # not running: exit 3 and a clear message, text and JSON
 set +e
 "$memcgctl" --state-file="$tmp/none" status >"$tmp/out" 2>&1
@@ -155,18 +169,22 @@ if "$memcgctl" --state-file="$tmp/state" status nosuch.slice >/dev/null 2>"$tmp/
 grep -q "nosuch.slice is not managed" "$tmp/err" || fail "unknown slice message: $(cat "$tmp/err")"
 
 # reload: SIGHUP to the daemon, then wait for its reload counter and report the outcome
-fake_daemon() { # fake_daemon ERROR: a stand-in memcgd answering SIGHUP like the real one
+fake_daemon() { # fake_daemon ERROR [SKIPPED]: a stand-in memcgd answering SIGHUP like the real one;
+	# SKIPPED: a file:line:message it left out of the reload
 	# python, not bash: a shell cannot trap a signal that was ignored when it
 	# started (e.g. under nohup), python resets the disposition explicitly.
-	python3 - "$tmp/rstate" "$1" <<'PY' &
+	python3 - "$tmp/rstate" "$1" "${2:-}" <<'PY' &
 import ctypes, os, signal, sys, time
-state, err = sys.argv[1], sys.argv[2]
+state, err, skipped = sys.argv[1], sys.argv[2], sys.argv[3]
 # memcgctl reload signals a process only if it is memcgd (its comm): PR_SET_NAME
 ctypes.CDLL(None).prctl(15, b"memcgd", 0, 0, 0)
 def write(reloads, generation, error=None):
     line = "daemon\tpid=%d\treloads=%d\tgeneration=%d" % (os.getpid(), reloads, generation)
     if error is not None:
         line += "\treload_error=" + error
+    if reloads and skipped:
+        file, lineno, message = skipped.split(":", 2)
+        line += "\nskipped\tfile=%s\tline=%s\tmessage=%s" % (file, lineno, message)
     with open(state + ".tmp", "w") as f:
         f.write(line + "\n")
     os.rename(state + ".tmp", state)
@@ -186,6 +204,17 @@ rm -f "$tmp/rstate"
 fake_daemon "/etc/memcgd.d/x.conf:3: Mode='max' is not a protection mode"
 if "$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>&1; then fail "failed reload reported success"; fi
 grep -q "reload failed, previous policy (generation 2) kept: /etc/memcgd.d/x.conf:3:" "$tmp/out" || fail "failed reload output: $(cat "$tmp/out")"
+kill "$fake_pid" 2>/dev/null || true
+wait "$fake_pid" 2>/dev/null || true
+rm -f "$tmp/rstate"
+# a reload that applied the valid files and left one out: a success (the valid files apply),
+# with the left-out file named
+fake_daemon "" "/etc/memcgd.d/60-c.conf:2:Mode=min of c.slice does not fit the memory"
+"$memcgctl" --state-file="$tmp/rstate" reload >"$tmp/out" 2>"$tmp/err" || fail "a partial reload failed: $(cat "$tmp/err")"
+grep -q "memcgd reloaded: configuration generation 2" "$tmp/out" || fail "partial reload output: $(cat "$tmp/out")"
+grep -qx "/etc/memcgd.d/60-c.conf:2: Mode=min of c.slice does not fit the memory" "$tmp/err" ||
+	fail "the left-out file is not named: $(cat "$tmp/err")"
+grep -q "those files were left out" "$tmp/err" || fail "partial reload: $(cat "$tmp/err")"
 # a user who is neither root nor memcgd's user may read the status but not reload
 if [[ $EUID == 0 ]] && command -v setpriv >/dev/null; then
 	chmod 755 "$tmp"

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """memcgctl status --format=openmetrics|prometheus, read back by real parsers.
 
-usage: test-openmetrics.py MEMCGCTL
+usage: test-openmetrics.py MEMCGCTL [DASHBOARD]
 
 A state file written here (this process's pid, so memcgctl takes memcgd for running) and a
 cgroup tree of memory.* files are rendered; prometheus_client's OpenMetrics parser (Debian's
 python3-prometheus-client, scripts/install-deps) must accept the output, its Prometheus 0.0.4
-parser the other format, and the values must be those of `memcgctl status --json`.
+parser the other format, and the values must be those of `memcgctl status --json`. With
+DASHBOARD (deploy/grafana/memcgd-dashboard.json), every metric its queries name must be one that
+the Prometheus output has, and every panel must have a query.
 """
 import json
 import math
@@ -25,6 +27,7 @@ except ImportError as e:
     sys.exit(f"FAIL: {e}: install python3-prometheus-client (scripts/install-deps)")
 
 memcgctl = sys.argv[1]
+dashboard = sys.argv[2] if len(sys.argv) > 2 else None
 failures = []
 
 
@@ -52,12 +55,16 @@ with open(state, "w") as f:
                    kernel="6.12.118-memcgd-default", supported=1, hooks="below_low below_min get_high_delay_ms",
                    libbpf="1.5", events_dropped=2, exempt="/init.scope", exempt_skips=12, max_cgroups=64,
                    unmapped_cgroups=37, reclaim_path="kernel", reclaim_note="in the kernel", free=300 << 20,
-                   numa_hook=1, numa_loaded=1))
+                   numa_hook=1, numa_loaded=1, reclaim_room=96 << 20))
     f.write(record("slice", name=HIGH, priority=50, level=1, slot=0, file='/etc/memcgd.d/50-"high".conf',
                    cgroup="/web\\x2dfront.slice", cgroup_id=1234, attach="attached", protect="min",
                    threshold=500, cpu_threshold=50, window=1000000, hold=2000000, delay_ms=0,
                    max_usage=4 << 30, active=1, rate=15234.5, cpu=93.5, faults=999, activations=3,
-                   active_usec=62000000, protect_decisions=17, numa="yes", numa_on=42))
+                   active_usec=62000000, protect_decisions=17, numa="yes", numa_on=42,
+                   # the policy engine's report (memcgd.d(5)): low.slice and idle.slice have none
+                   state="holding", escalation="reclaim", why="refaults", hold_learned=7500000,
+                   protect_bytes=1 << 30, usage=1610612736, refault_rate=12.5, psi_some=4.5, episodes=3,
+                   sized_decisions=88))
     f.write(record("slice", name="low.slice", priority=10, level=0, slot=1, file="/etc/memcgd.d/10-low.conf",
                    cgroup="/low.slice", cgroup_id=99, attach="failed", reason="EBUSY", protect="none",
                    threshold=500, delay_ms=100, throttling=1, guard_trips=1, throttle_decisions=40,
@@ -178,6 +185,25 @@ for sl in js["slices"]:
         fail(f"{name}: memory samples without memory.* files")
     check(om, "memcgd_slice_policy_max_usage_bytes",
           math.inf if sl["policy"]["max_usage"] is None else float(sl["policy"]["max_usage"]), slice=name)
+    # the policy engine's families: only for slices it reports on, with the values of --json
+    eng = sl["engine"]
+    if eng is None:
+        if any(k[0].startswith(("memcgd_slice_engine_state", "memcgd_slice_escalation", "memcgd_slice_protect_bytes",
+                                "memcgd_slice_refault_rate", "memcgd_slice_hold_seconds"))
+               and ("slice", name) in k[1] for k in om):
+            fail(f"{name}: engine samples without an engine report")
+        continue
+    check(om, "memcgd_slice_engine_state", 1.0, slice=name, memcgd_slice_engine_state=eng["state"])
+    check(om, "memcgd_slice_escalation", 1.0, slice=name, memcgd_slice_escalation=eng["escalation"])
+    check(om, "memcgd_slice_protect_bytes", float(eng["protect_bytes"]), slice=name)
+    check(om, "memcgd_slice_hold_seconds", eng["hold_usec"] / 1e6, slice=name)
+    check(om, "memcgd_slice_refault_rate", float(eng["refault_rate"]), slice=name)
+    check(om, "memcgd_slice_memory_pressure_some_ratio", eng["psi_some"] / 100, slice=name)
+    check(om, "memcgd_slice_busy_episodes_total", float(eng["episodes"]), slice=name)
+    check(om, "memcgd_slice_sized_decisions_total", float(eng["sized_decisions"]), slice=name)
+if not any(k[0] == "memcgd_slice_engine_state" for k in om):
+    fail("no memcgd_slice_engine_state samples")
+check(om, "memcgd_reclaim_room_bytes", float(96 << 20))
 check(om, "memcgd_slice_cpu_percent", 93.5, slice=HIGH)
 check(om, "memcgd_slice_info", 1.0, slice=HIGH, config_file='/etc/memcgd.d/50-"high".conf',
       cgroup="/web\\x2dfront.slice", protect="min")
@@ -226,6 +252,26 @@ for key, v in om.items():
             fail(f"prometheus {key}: {prom.get(key)!r}, openmetrics {v!r}")
 if set(prom) != set(om):
     fail(f"prometheus and openmetrics samples differ: {sorted(set(prom) ^ set(om), key=str)[:5]} ...")
+
+# --- the Grafana dashboard asks only for what memcgctl prints ---
+if dashboard:
+    with open(dashboard) as f:
+        dash = json.load(f)
+    names = {k[0] for k in prom}
+    used = set()
+    for panel in dash["panels"]:
+        exprs = [t.get("expr", "") for t in panel.get("targets", [])]
+        if not any(exprs):
+            fail(f"dashboard panel {panel.get('title')!r} has no query")
+        for e in exprs:
+            used |= set(re.findall(r"\bmemcgd_[a-z_]+", e))
+    for v in dash.get("templating", {}).get("list", []):
+        q = v.get("query")
+        used |= set(re.findall(r"\bmemcgd_[a-z_]+", q.get("query", "") if isinstance(q, dict) else str(q or "")))
+    for m in sorted(used - names):
+        fail(f"dashboard: {m} is not a metric memcgctl status --format=prometheus prints")
+    if len(used) < 10:
+        fail(f"dashboard: only {len(used)} metrics used")
 
 # --- memcgd not running: exit 3, memcgd_up 0, still parseable ---
 for fmt, parse in (("openmetrics", parse_openmetrics), ("prometheus", parse_prometheus)):
