@@ -15,6 +15,17 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Number of parallel jobs for builds.
 jobs() { nproc; }
 
+# children_cpu_seconds FILE: sets CHILDREN_CPU to the CPU seconds (user +
+# system) of this shell's waited-for children so far, grandchildren included
+# (getrusage RUSAGE_CHILDREN, via bash's `times`). Not in a command
+# substitution: a subshell's `times` counts only its own children. FILE is
+# scratch space.
+children_cpu_seconds() {
+	times > "$1"
+	CHILDREN_CPU="$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } }
+		END { printf "%d\n", s }' "$1")"
+}
+
 # Print the dpkg version of the kernel source package (part of every cache key).
 kernel_source_version() {
 	dpkg-query -W -f='${Version}' "$KERNEL_PACKAGE" 2>/dev/null || echo unknown

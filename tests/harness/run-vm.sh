@@ -280,6 +280,8 @@ if ((shell)); then
 	awk -v verbose="$verbose" "$print_results" "$results"
 else
 	set +e
+	children_cpu_seconds "$run_dir/.times"
+	cpu_before=$CHILDREN_CPU
 	timeout --kill-after=15 "$timeout" "${qemu[@]}" </dev/null >"$run_dir/qemu.log" 2>&1 &
 	qemu_pid=$!
 	# Live progress: print each result as the guest reports it.
@@ -287,6 +289,9 @@ else
 	wait "$qemu_pid"
 	qemu_rc=$?
 	set -e
+	children_cpu_seconds "$run_dir/.times"
+	cpu_used=$((CHILDREN_CPU - cpu_before))
+	rm -f "$run_dir/.times"
 fi
 elapsed=$((SECONDS - start))
 
@@ -348,5 +353,8 @@ fi
 
 read -r n_pass n_fail n_skip < <(awk -F'\t' '{ c[$1]++ } END { print c["PASS"]+0, c["FAIL"]+0, c["SKIP"]+0 }' "$summary")
 boot_s="$(sed -n 's/^MEMCGD uptime //p' "$results" | head -n 1)"
-log "$label: $n_pass passed, $n_fail failed, $n_skip skipped in ${elapsed} s (guest userspace reached the runner at ${boot_s:-?} s uptime; $accel_name)"
+cpu_note=""
+[[ -n "${cpu_used:-}" ]] && ((elapsed > 0)) &&
+	cpu_note="; QEMU used ${cpu_used} CPU-s, $((100 * cpu_used / elapsed / $(nproc)))% of the host's $(nproc) cores"
+log "$label: $n_pass passed, $n_fail failed, $n_skip skipped in ${elapsed} s (guest userspace reached the runner at ${boot_s:-?} s uptime; $accel_name$cpu_note)"
 ((failures == 0))
