@@ -12,6 +12,9 @@ zpty -w z "compadd () { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then built
 zpty -w z "print READY"
 zpty -r z line '*READY*'
 zpty -w -n z "$3"$'\t'
-sleep 1
+# zle completes before it reads the next keys: kill the line (^U) and print a marker. Its output
+# (not its echo, which reads DO''NE) says the completion has finished, however busy the machine
+zpty -w z $'\x15'"print DO''NE"
+zpty -r z line '*DONE*'
 zpty -d z
 [[ -e $out ]] || : >$out
