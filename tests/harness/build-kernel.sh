@@ -9,7 +9,8 @@
 #             baseline of the benchmarks (scripts/bench, P4)
 #
 # The result lives in $MEMCGD_CACHE/kernel/<variant>-<key>/ where <key> hashes
-# the kernel source package version, every patch of kernel-patches/, the config
+# the kernel source package version, the code of every patch of kernel-patches/
+# (from its first diff on: message and credits edits rebuild nothing), the config
 # fragments, this script and lib.sh (the build environment). An unchanged
 # kernel is never rebuilt. Prints the
 # output directory on stdout.

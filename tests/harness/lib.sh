@@ -139,7 +139,14 @@ kernel_key() {
 	local variant="$1"
 	local -a inputs
 	inputs=()
-	[[ "$variant" == pristine ]] || mapfile -t inputs < <(kernel_patches)
+	# a patch counts by its code (from its first diff on): credits, trailers and message text
+	# build the same kernel, so editing them rebuilds nothing
+	if [[ "$variant" != pristine ]]; then
+		local patch
+		while read -r patch; do
+			inputs+=("patch $(basename "$patch") $(sed -n '/^diff --git /,$p' "$patch" | sha256sum | cut -c1-64)")
+		done < <(kernel_patches)
+	fi
 	inputs+=("$REPO_DIR/kernel-patches/memcgd.config")
 	[[ "$variant" == debug ]] && inputs+=("$REPO_DIR/kernel-patches/debug.config")
 	# lib.sh too: it holds the build environment and the fragment check
