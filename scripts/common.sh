@@ -100,17 +100,9 @@ payload_args() {	# payload_args: run-vm.sh options for the staged payload
 }
 
 # The boot of the installed packages (tests/package/run-package-test.sh and
-# scripts/test): install the .debs, the upgrade, the Ansible role, the
-# Kubernetes example policies, the e2e suite as memcgd-tests installed it,
-# remove and purge. The package tests come first because the guest slows
-# down as the suite goes on: package/50-ansible took 447 s right after the
-# installation, 664 s after the installation and package/40-upgrade (this
-# order) and 1243 s after the e2e suite (the debs of b0b063b, 2026-12-07;
-# its plays 199/122/94, 255/203/163 and 403/458/316 s), and the guest's sys
-# time per test grows with it (cause not yet known: left-over cgroups, page
-# cache and swap in the 1-GiB guest are the suspects). 50-ansible must follow
-# 40-upgrade: its role upgrades memcgd to the newest version.
-PACKAGE_TESTS='package/10-*,package/40-*,package/50-*,package/30-*,e2e/*,package/90-*'
+# scripts/test): install the .debs, the e2e suite as memcgd-tests installed
+# it, the Kubernetes example policies, remove and purge.
+PACKAGE_TESTS='package/10-*,e2e/*,package/30-*,package/40-*,package/50-*,package/90-*'
 
 # memcgd's end-to-end tests on the kernel of the linux-image package
 # (tests/package/run-linux-image-test.sh): start and status, a slice's whole life with its

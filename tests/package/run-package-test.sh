@@ -2,12 +2,12 @@
 # The package test, as root on Debian 12: build the .debs (scripts/package), lay them into a
 # signed apt repository in a payload of their own (usr/lib/memcgd/apt/, scripts/apt-repo),
 # and boot the guest WITHOUT the meson payload with the VM suite "package" (tests/vm/package/)
-# and the e2e suite ($PACKAGE_TESTS of scripts/common.sh, which says why in this order): the
-# guest adds the repository as a node would (sources file and key), apt installs memcgd and
-# memcgd-tests from it, apt upgrades to a newer version from the repository with a policy in
-# force, the Ansible role runs, the Kubernetes example policies run on kubelet-named slices,
-# the end-to-end suite of memcgd-tests runs against the installed files (the guest runner
-# expands e2e/* only after the install), and remove/purge must leave the file list as it was.
+# around the e2e suite ($PACKAGE_TESTS of scripts/common.sh): the guest adds the repository as
+# a node would (sources file and key), apt installs memcgd and memcgd-tests from it, the
+# end-to-end suite of memcgd-tests runs against the installed files (the guest runner expands
+# e2e/* only after the install), the Kubernetes example policies run on kubelet-named slices,
+# apt upgrades to a newer version from the repository with a policy in force, and
+# remove/purge must leave the file list as it was.
 #
 # The newer version is this build's packages again with the version raised to
 # VERSION+pkgtest1 (dpkg-deb -R, the control file's Version:, dpkg-deb -b): the same files, so
